@@ -1,11 +1,12 @@
-"""What the OpenAI Chat direct paths prove once a request and then repeat (issue 107): a tool
-result with the tool's name written as the result without it plus the name's losses
-(``NamedResults``, proved per name), a turn of OpenRouter's reasoning details written to
-Responses as its parts (``_general_items``, proved per shape). Each body mixes results and
-turns that repeat a proved shape with ones that differ from it (another content, an image, a
-cache marker, an empty text, a call without its index, a long call id, a tool name Responses
-renames), and each is written as the canonical path writes it: the output, the losses (kind,
-place, text, order) and the warnings; the later ones are counted to skip the general reading."""
+"""What the OpenAI Chat direct paths ask once a request and then repeat (issue 107): a tool
+result with the tool's name written as the name's report by the writer's kit (asked once a
+name) and the result without it (``NamedResults``, no general reading), a turn of
+OpenRouter's reasoning details written to Responses as its parts (``_general_items``, proved
+per shape). Each body mixes results and turns that repeat a proved shape with ones that
+differ from it (another content, an image, a cache marker, an empty text, a call without its
+index, a long call id, a tool name Responses renames), and each is written as the canonical
+path writes it: the output, the losses (kind, place, text, order) and the warnings; the
+later ones are counted to skip the general reading."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any, Literal
 import pytest
 
 import chatcodec
-from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct import openai_chat_source, openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 
@@ -100,6 +101,16 @@ _NAMED_RESULTS: dict[str, list[dict[str, Any]]] = {
         {"name": "bash", "content": [{"type": "text", "text": "marked"}], "cache_control": {"type": "ephemeral"}},
         {"name": "bash", "content": [{"type": "text", "text": "marked part", "cache_control": {"type": "ephemeral"}}]},
     ],
+    "names the report's text holds": [
+        {"name": "data", "content": [{"type": "text", "text": "one"}]},
+        {"name": "bash", "content": [{"type": "text", "text": "two"}]},
+        {"name": "name", "content": "three"},
+        {"name": "a", "content": [{"type": "text", "text": "four"}]},
+        {"name": "data", "content": "five"},
+    ],
+    "many names, one report": [
+        {"name": f"tool_{position}", "content": [{"type": "text", "text": f"out {position}"}]} for position in range(6)
+    ],
     "an image first": [
         {"name": "browser", "content": [{"type": "image_url", "image_url": {"url": _IMAGE}}]},
         {"name": "browser", "content": [{"type": "text", "text": "page"}]},
@@ -114,8 +125,9 @@ def test_named_results_equal_to_canonical(case: str, target: str) -> None:
     _equal_to_canonical(_named_body(_NAMED_RESULTS[case]), target)
 
 
-def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
-    # five results of one tool and two of another: the general reading runs once a name
+def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # five results of one tool and two of another: no general reading, the name's report asked
+    # of the writer's kit once (its texts hold neither name) and repeated
     read: list[str] = []
     general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
 
@@ -124,6 +136,14 @@ def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch
         return general(message, *rest)
 
     monkeypatch.setattr(openai_chat_to_anthropic, "_result_block", counted)
+    bags: list[dict[str, Any]] = []
+    fields = openai_chat_source.result_fields  # the reader's bag of a result, asked for a report
+
+    def counted_fields(message: dict[str, Any]) -> dict[str, Any]:
+        bags.append(fields(message))
+        return bags[-1]
+
+    monkeypatch.setattr(openai_chat_source, "result_fields", counted_fields)
     results = [{"name": name, "content": [{"type": "text", "text": f"out {name}"}]} for name in ["bash"] * 5]
     results += [{"name": "edit", "content": "x"}, {"name": "edit", "content": "y"}]
     body = _named_body(results)
@@ -132,14 +152,16 @@ def test_a_proved_name_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch
     recorder = LossRecorder()
     written = convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic"))
     assert written is not None
-    assert read == ["bash", "edit"]
+    assert read == []
+    assert bags == [{"name": "bash"}]
     named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
     assert named == [f"$.messages[{position}]" for position in range(3, 10)]  # every name reported, in order
+    _equal_to_canonical(body, "anthropic")
 
 
-def test_a_first_result_read_generally_anyway_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a name's first result with an image is the general reading's with or without its name: it
-    # is read once (not tried nameless first, which proved nothing no later result of it uses)
+def test_a_named_result_with_an_image_is_written_by_its_parts_without_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a result with an image is written by the part rules (feature-steps' _result_parts), without
+    # its name (reported by the writer's kit before it): no result is read generally
     read: list[str | None] = []
     general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
 
@@ -155,7 +177,7 @@ def test_a_first_result_read_generally_anyway_is_read_once(monkeypatch: pytest.M
     assert convert is not None
     recorder = LossRecorder()
     assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic")) is not None
-    assert read == ["browser", "bash"]  # the image's result, then the proof of the other name
+    assert read == []  # the image's result too, by its parts, without its name
     named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
     assert named == [f"$.messages[{position}]" for position in range(3, 7)]
     _equal_to_canonical(body, "anthropic")
@@ -395,3 +417,27 @@ def test_a_reasoning_shape_of_other_fields_is_not_whole() -> None:
     assert shape is not None
     assert not whole_shape(shape)
     assert reasoning_shape({"role": "assistant", "content": "", "reasoning_content": "x"}) is None
+
+
+def test_a_name_the_report_holds_is_asked_for_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first report names its bag's key ("openai-chat data ['name']"): a tool named "data" or
+    # "name" is in its text, so that report is that name's alone and each other name is asked
+    bags: list[dict[str, Any]] = []
+    fields = openai_chat_source.result_fields
+
+    def counted_fields(message: dict[str, Any]) -> dict[str, Any]:
+        bags.append(fields(message))
+        return bags[-1]
+
+    monkeypatch.setattr(openai_chat_source, "result_fields", counted_fields)
+    results = [{"name": name, "content": "ok"} for name in ("data", "name", "data", "bash", "edit", "name")]
+    body = _named_body(results)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert bags == [{"name": "data"}, {"name": "name"}, {"name": "bash"}]  # then shared by "edit"
+    named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
+    assert named == [f"$.messages[{position}]" for position in range(3, 9)]
+    _equal_to_canonical(body, "anthropic")
+    _equal_to_canonical(body, "openai-responses")

@@ -314,8 +314,13 @@ class LossRecorder:
 
     def repeat(self, found: Sequence[tuple[Steps, str, str, LossKind]], at: Steps) -> None:
         """Record ``found`` (:meth:`below`) again below ``at``: a later part of the shape they were proved on."""
+        if self._renumbering is not None:  # each renumbered as :meth:`add` numbers it
+            for rest, what, why, kind in found:
+                self.add((*at, *rest), what, why, kind)
+            return
+        pending, source = self._pending.append, self._source  # as :meth:`add` keeps a loss, with no call each
         for rest, what, why, kind in found:
-            self.add((*at, *rest), what, why, kind)
+            pending(((*at, *rest), what, why, kind, source))
 
     def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be

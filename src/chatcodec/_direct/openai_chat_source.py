@@ -17,14 +17,15 @@ so the walk that decides it has one home here; each pair's module holds only its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import countOf, itemgetter
+from operator import countOf
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
-from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result
+from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
+from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
@@ -202,7 +203,7 @@ def _result(message: Mapping[str, Any]) -> bool:
     """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
-    reader keeps it as data, :func:`named`) and a gateway's cache marker (:func:`_ephemeral`)."""
+    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`)."""
     size = len(message) - 3
     if "name" in message:
         name = message["name"]
@@ -217,70 +218,58 @@ def _result(message: Mapping[str, Any]) -> bool:
     return size == 0 and (type(content) is str or _user_content(content))
 
 
-def named(message: Mapping[str, Any]) -> bool:
-    """Whether an admitted tool message carries the tool's name (not an SDK dump's ``null``):
-    data the reader keeps on the result (``decode_tool_result``), so a pair writes such a
-    result by the reader's reading and the writer's rule for it (:func:`read_result`), or
-    as :class:`NamedResults` proved it writes the same."""
-    return message.get("name") is not None
-
-
-_UNASKED: Any = object()
-
-
 class NamedResults:
-    """A request's tool results with the tool's name (litellm's clients send it), written as
-    the pair writes the result without it and the losses the name answered.
+    """A request's tool results with the tool's name (litellm's clients send it), each reported
+    by the writer's own rule for the name and then written as the pair writes the result without it.
 
-    The reader keeps the name as data on the result part (``decode_tool_result``), which the
-    writer reports as the first thing it does with the part (its bag claimed); nothing else of
-    the result depends on it. So the first result of each name (with no cache marker) is
-    written both ways: as the result without its name (``nameless``; its losses taken
-    back) and by the reader's and writer's own rules (``general``). When the two write the
-    same block and the nameless one reported nothing, what the general one reported is the
-    name's answer, and a later result of that name is written as its nameless self after
-    those losses, repeated at its place; any other result is written by ``general``. A name's
-    first result whose nameless self the pair does not write by its own rule (``own``) is
-    written by ``general`` alone (its trial would be ``general`` again), the name left unproved."""
+    The reader keeps the name as data in the result part's bag (``decode_tool_result``'s
+    ``result_fields``), and a writer's first act on a result part is to claim that bag (its
+    kit's ``claim``: its own provider's fields kept, another provider's reported); nothing else
+    of the result depends on it (``tests/test_direct_proved_shapes.py`` holds the two writings
+    equal). So a named result is the reader's bag of it claimed by the writer's kit at the
+    result's place (``claim``), then the result without its name, with no general reading.
 
-    __slots__ = ("_proved",)
+    The report depends on that bag alone, so it is asked once a request and repeated at each
+    later named result: for every name when no text of it holds the name it was asked for (the
+    value, which alone differs from name to name, is not in what it says), else for that name."""
 
-    def __init__(self) -> None:
-        self._proved: dict[str, list[tuple[Steps, str, str, LossKind]] | None] = {}
+    __slots__ = ("_claim", "_reports", "_shared")
 
-    def write(
-        self,
-        message: dict[str, Any],
-        at: Steps,
-        losses: LossRecorder,
-        general: Callable[[dict[str, Any]], dict[str, Any]],
-        nameless: Callable[[dict[str, Any]], dict[str, Any]],
-        *,
-        own: Callable[[dict[str, Any]], bool] | None = None,
-    ) -> dict[str, Any]:
-        """The written result of ``message`` (a tool message :func:`named`, at ``at``); ``own``:
-        whether the pair writes a result by its own rule rather than the reader's and writer's
-        (asked of a name's first result only; None: always)."""
-        name = message["name"]
-        if "cache_control" in message or type(name) is not str:
-            return general(message)
-        found = self._proved.get(name, _UNASKED)
-        if found is None:
-            return general(message)
-        without = dict(message)
-        del without["name"]
-        if found is not _UNASKED:
-            losses.repeat(found, at)
-            return nameless(without)
-        if own is not None and not own(without):  # the trial would be ``general`` again
-            return general(message)
-        count = losses.count()
-        trial = nameless(without)
-        quiet = losses.count() == count
-        losses.take_back(count)
-        written = general(message)
-        self._proved[name] = losses.below(count, at) if quiet and written == trial else None
-        return written
+    def __init__(self, claim: Callable[[LossRecorder, Mapping[str, Any] | None, Steps], object]) -> None:
+        self._claim = claim
+        self._reports: dict[str, list[tuple[Steps, str, str, LossKind]]] = {}
+        self._shared: list[tuple[Steps, str, str, LossKind]] | None = None
+
+    def reported(self, message: dict[str, Any], at: Steps, losses: LossRecorder) -> bool:
+        """Whether ``message`` (an admitted tool message, its result at ``at``) carries the
+        tool's name (not an SDK dump's ``null``) and it is reported in ``losses``, so that the
+        pair writes the result as if it had none (:func:`without_name`, when it reads the
+        result); False for one without, and for one the pair writes by the reader's and
+        writer's own rules, name and all (a cache marker on the message, which the reader
+        takes out of the same bag), nothing reported."""
+        name = message.get("name")
+        if name is None or "cache_control" in message or type(name) is not str:
+            return False
+        report = self._shared or self._reports.get(name)
+        if report is None:
+            count = losses.count()
+            self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
+            report = losses.below(count, at)
+            if report is not None:  # (a report is always below its place: kept unless a rule changes that)
+                self._reports[name] = report
+                if not any(name in rest or name in what or name in why for rest, what, why, _ in report):
+                    self._shared = report
+        else:
+            losses.repeat(report, at)
+        return True
+
+
+def without_name(message: dict[str, Any]) -> dict[str, Any]:
+    """A tool message whose name :class:`NamedResults` reported, without it: what the reader
+    reads when the pair reads the result (text parts and images, a cache marker on a part)."""
+    without = dict(message)
+    del without["name"]
+    return without
 
 
 def _text(content: Any) -> bool:
@@ -290,11 +279,11 @@ def _text(content: Any) -> bool:
         return True
     if content.__class__ is not list or not content:
         return False
-    for part in content:
+    for part in content:  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
         if part.__class__ is not dict or part.get("type") != "text" or type(part["type"]) is not str:
             return False
         text = part.get("text")
-        if type(text) is not str or _blank(text) or not _marked_or_bare(part):
+        if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
             return False
     return True
 
@@ -339,7 +328,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     if not _ASSISTANT_KEYS.issuperset(message):  # its keys: a set method over a dict cost less than a view
         return False
     content = message["content"]
-    if content is not None and (type(content) is not str or _blank(content)):
+    if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
     size = len(message)
     if "reasoning_content" in message:
@@ -439,21 +428,18 @@ def signed(message: Mapping[str, Any]) -> bool:
     blocks = message.get("thinking_blocks")
     if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
         return False
+    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
     for block in blocks:
-        if (
-            block.__class__ is not dict
-            or len(block) != 3
-            or block.get("type") != "thinking"
-            or type(block["type"]) is not str
-            or type(block["thinking"]) is not str
-            or type(block["signature"]) is not str
-        ):
+        if block.__class__ is not dict or len(block) != 3:
             return False
+        kind, thinking = block.get("type"), block.get("thinking")
+        if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
+            return False
+        if type(block["signature"]) is not str:
+            return False
+        joined += thinking
     copy: str = message["reasoning_content"]
-    return copy == "".join(map(_THINKING, blocks))  # a comprehension's frame a turn cost more than the map
-
-
-_THINKING = itemgetter("thinking")
+    return copy == joined
 
 
 def _calls(calls: Any, *, indexed: bool = False) -> bool:

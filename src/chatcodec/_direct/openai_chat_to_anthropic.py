@@ -36,12 +36,13 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     UnadmittedError,
     admit,
-    named,
     read_result,
     read_user,
+    without_name,
     write_directly,
 )
-from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
+from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
+from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -114,7 +115,7 @@ def write_turns(  # noqa: PLR0915 - one loop
     proved: list[bool] = []  # the verdict on a signed turn's blocks, once proved (:func:`_signed_blocks`)
     written: AssistantTurns | None = None  # the turns the writer's rules write whole (``general_turn``)
     placed: list[int] = []  # where each sits in ``turns``
-    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_tool_result`)
+    names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_tool_result`)
     for position, message in enumerate(messages[start:], start):
         role = message["role"]
         if role == "tool":
@@ -124,7 +125,7 @@ def write_turns(  # noqa: PLR0915 - one loop
                 turns.append({"role": "user", "content": results})
             if general and position in general:  # beyond a call id and a text: text parts, a name, a marker
                 if names is None:
-                    names = NamedResults()
+                    names = NamedResults(TARGET_KIT.claim)
                 at = ("messages", index, "content", len(results))
                 results.append(_tool_result(message, noted, context, at, names))
             else:  # a call id and a text (an SDK dump's null name beside them)
@@ -163,20 +164,13 @@ def _tool_result(
     """The result block of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): parts with nothing else on the result (text parts as they
     are, an image by the part rules: :func:`_result_parts`), one with the tool's name as
-    ``names`` proved the reader and writer write it (the result without it, the name's
-    losses), or one with a cache marker on the message (:func:`_result_block`)."""
-    if named(message):
-        return names.write(
-            message,
-            at,
-            context.losses,
-            lambda given: _result_block(given, noted, context, at),
-            lambda given: _tool_result(given, noted, context, at, names),
-            own=_plain,
-        )
-    output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
-    if "cache_control" in message:
+    ``names`` writes it (the name's report by the writer's kit, then the result without it),
+    or one with a cache marker on the message (:func:`_result_block`)."""
+    if names.reported(message, at, context.losses):  # the tool's name, reported: written as without it
+        message = without_name(message)
+    elif "cache_control" in message:  # (one with a name and a cache marker on the message: read with both)
         return _result_block(message, noted, context, at)
+    output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
     written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
@@ -193,14 +187,6 @@ def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: 
     blocks: list[dict[str, Any]] = []
     _user_blocks(content, blocks, (*at, "content"), context)
     return blocks
-
-
-def _plain(message: dict[str, Any]) -> bool:
-    """Whether a tool message's result is written as it came (a text, or text parts the writer
-    writes as they are: its ``plain_result``): the nameless results on which a name is proved
-    (:class:`~.openai_chat_source.NamedResults`; a named screenshot's result is written by
-    :func:`_result_block` alone, its name left to the name's next plain result)."""
-    return "cache_control" not in message and plain_result(message["content"])
 
 
 def _user_turn(

@@ -37,9 +37,9 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     admit,
     general_shape,
-    named,
     read_result,
     read_user,
+    without_name,
     write_directly,
 )
 from chatcodec._providers.contract.context import Reading
@@ -52,6 +52,7 @@ from chatcodec._providers.openai_chat.reasoning import (
     whole_shape,
 )
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
+from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
     encode_parts,
@@ -114,7 +115,7 @@ def write_items(
     position = 0  # a tool result's place in its canonical message
     results = False  # whether the last message was a tool result (a run of them is one message)
     proved = _proved()  # the verdict on a general turn's shape (:func:`_general_items`)
-    names: NamedResults | None = None  # the results with the tool's name, proved by name (:func:`_result_item`)
+    names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
         content = message["content"]
@@ -128,7 +129,7 @@ def write_items(
                 items.append(plain_output(message["tool_call_id"], content, holds))
             else:
                 if names is None:
-                    names = NamedResults()
+                    names = NamedResults(TARGET_KIT.claim)
                 items.append(_result_item(message, context, noted, ("messages", index, "content", position), names))
             position += 1
             continue
@@ -169,25 +170,19 @@ def _result_item(
     """The output item of a tool message beyond a call id and a text (``at``: its place in the
     canonical message of its run): one of its call id and text parts alone by the writer's
     ``plain_output`` of their ``encode_parts`` (the reader's ``decode_parts`` of them: such a
-    result has no bag), one with the tool's name as ``names`` proved the reader and writer
-    write it (the result without it, the name's losses), any other read as the reader reads
+    result has no bag), one with the tool's name as ``names`` writes it (the name's report by
+    the writer's kit, then the result without it), any other read as the reader reads
     it (:func:`~.openai_chat_source.read_result`, with the conversion's reading ``noted``) and
     written by the writer's ``encode_result``."""
-    if named(message):
-        return names.write(
-            message,
-            at,
-            context.losses,
-            lambda given: _read_item(given, context, noted, at),
-            lambda given: _result_item(given, context, noted, at, names),
-        )
+    reported = names.reported(message, at, context.losses)  # the tool's name (written as without it)
     content = message["content"]
-    if len(message) == 3 and type(content) is list:  # a call id and parts: no bag
+    size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
+    if size == 3 and type(content) is list:  # a call id and parts: no bag
         read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
         return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
-    if len(message) == 3:  # a call id and a text: the name was all else there was
+    if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
-    return _read_item(message, context, noted, at)
+    return _read_item(without_name(message) if reported else message, context, noted, at)
 
 
 def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:

@@ -22,9 +22,8 @@ Encoding follows the API's rules for tool results, which are where conversions f
   (``server_tool_use``, ``web_search_tool_result``, ...), as its result can only follow
   the turn: one placed before them is moved after the last of them, a loss.
 
-A wire turn that followed tool results without joining them (two user turns in a row)
-decodes with a ``_separate`` marker, so encoding keeps it apart and the round trip is
-exact.
+A wire turn that followed tool results without joining them (two user turns in a row) decodes
+with a ``_separate`` marker, so encoding keeps it apart and the round trip is exact.
 
 Both directions read and write canonical message *data* (dicts, as ``model_dump()`` gives
 them). The plain shapes (a turn of its role and content; a text block of its type and
@@ -275,12 +274,13 @@ class AssistantTurns:
 
 
 def plain_result(content: Any) -> bool:
-    """Whether a result's content is written as it is: a string, or text parts of a
-    type and a non-empty text alone (what :func:`~.parts.encode_part` gives them too); also
-    the OpenAI Chat direct path's test of a tool message's parts (``chatcodec._direct``)."""
-    if content.__class__ is not list:  # Any, no typing.cast per result: a Python call each
+    """Whether result content is written as it is (as ``encode_part`` would): a string, or plain text parts alone."""
+    if content.__class__ is not list:  # Any, no typing.cast per result: a Python call each (the direct paths ask too)
         return type(content) is str
-    return all(item["type"] == "text" and len(item) == PLAIN_TEXT and item["text"] for item in content)
+    for item in content:  # noqa: SIM110 - a loop: a generator's frame per result cost more than its few parts
+        if item["type"] != "text" or len(item) != PLAIN_TEXT or not item["text"]:
+            return False
+    return True
 
 
 def _foreign_bag_only(message: Message, role: str) -> bool:

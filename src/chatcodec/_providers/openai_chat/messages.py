@@ -196,12 +196,24 @@ def decode_tool_result(message: dict[str, Any], noted: Reading | None = None) ->
             noted.own.append((result, PROVIDER, name_null, None))
         return result
     result = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": parts.decode_parts(content)}
-    bag = nulls_as_spelling(leftovers(message, ("role", "tool_call_id", "content")))
+    bag = result_fields(message)
     if content == []:  # no parts is no output: the empty text, as Responses' "output": [] reads
         result["content"] = ""
         bag[EMPTY_RESULT] = True
     cache_control.take(bag, result)
     return KIT.attach(result, bag)
+
+
+def result_fields(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The bag :func:`decode_tool_result` keeps on a tool message's result part: its fields
+    beyond a role, a call id and its content (the tool's ``name`` litellm's clients send, keys
+    OpenAI adds in future), an SDK dump's ``null`` ones as spelling, a cache marker still in it
+    (the reading takes that out). Also the OpenAI Chat direct paths' reading of a result's name
+    (``chatcodec._direct``), which their writer's rule for another provider's bag then reports."""
+    return nulls_as_spelling(leftovers(message, _RESULT_FIELDS))
+
+
+_RESULT_FIELDS = ("role", "tool_call_id", "content")
 
 
 # --- encode --------------------------------------------------------------------------
