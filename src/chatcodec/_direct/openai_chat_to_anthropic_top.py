@@ -24,7 +24,7 @@ and a rule that raises on the way hands the conversion to the canonical path, th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import admitted_origins
 from chatcodec._providers.anthropic import tools as anthropic_tools
@@ -146,10 +146,17 @@ def _chosen(choice: object) -> bool:
     a canonical choice: one of its strings, or a named function and nothing else."""
     if choice.__class__ is str:
         return choice in _CHOICES
-    if not isinstance(choice, dict) or len(choice) != 2 or choice.get("type") != "function":  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    if choice.__class__ is not dict:
         return False
-    function: object = choice.get("function")  # pyright: ignore[reportUnknownMemberType]
-    return isinstance(function, dict) and len(function) == 1 and function.get("name").__class__ is str  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    named = cast("dict[str, Any]", choice)
+    function: Any = named.get("function")
+    return (
+        len(named) == 2
+        and named.get("type") == "function"
+        and function.__class__ is dict
+        and len(function) == 1
+        and function.get("name").__class__ is str
+    )
 
 
 def write_usual(

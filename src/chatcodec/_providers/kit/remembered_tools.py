@@ -226,7 +226,9 @@ def remember_written(
     _HELD.size += size
 
 
-def written_whole(tools: object, key: object, writer: object) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+def written_whole(
+    tools: list[dict[str, Any]], key: object, writer: object
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
     """The caller's own ``tools`` (no front copied them) as ``writer`` (its key) wrote them
     whole before, when a reading of them by ``key`` was remembered ``whole`` (a front took
     them: :func:`recall` with ``unchecked``) and that writer remembered its writing
