@@ -31,6 +31,7 @@ from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.request import encode_knobs, encode_required, limit_breakpoints
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
+from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
@@ -175,8 +176,19 @@ def write_usual(
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
-    context = AnthropicContext(TARGET, recorder, model=canonical["model"], rules=found.rules, reading=noted)
-    context.holds = set()  # what the target rules look for, noted as written
+    context = AnthropicContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=canonical["model"],
+        options=NO_OPTIONS,
+        rules=found.rules,
+        holds=set(),  # what the target rules look for, noted as written
+        reading=noted,
+        breakpoints=[],
+        signed={},
+        call_ids=set(),
+        renamed={},
+    )
     wire: dict[str, Any] = {}
     try:
         encode_required(canonical, wire, context)
