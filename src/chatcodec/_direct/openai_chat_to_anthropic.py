@@ -41,7 +41,7 @@ from chatcodec._direct.openai_chat_source import (
     read_user,
     write_directly,
 )
-from chatcodec._direct.openai_chat_to_anthropic_top import usual, write_usual
+from chatcodec._direct.openai_chat_to_anthropic_top import begin, finish, usual
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system, plain_result
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
@@ -90,9 +90,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
     noted = DirectReading(admission[0], admission[2])
     found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
-    if found is not None:
-        return write_usual(payload, found, recorder, turns=noted.direct_turns, noted=noted, admission=admission)
-    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    if found is None:
+        return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    try:
+        wire, context = begin(payload, found, recorder, noted, admission)
+        return finish(wire, noted.direct_turns(context), found, context)
+    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
+        return None
 
 
 def write_turns(  # noqa: PLR0915 - one loop

@@ -18,8 +18,9 @@ memory of tool readings (keyed by the caller's own list,
 as one ``marshal`` text when it was written with no loss and no cache marker, and a request
 of the same tools takes one ``loads`` of it (no canonical tool rebuilt, no schema copied twice).
 
-Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
-and a rule that raises on the way hands the conversion to the canonical path, the oracle.
+The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body
+goes the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule
+that raises on the way hands the conversion to the canonical path, the oracle.
 """
 
 from __future__ import annotations
@@ -39,8 +40,6 @@ from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
     from chatcodec._losses import LossRecorder
@@ -53,6 +52,8 @@ _USUAL = frozenset({"model", "messages", "tools", "tool_choice", "max_completion
 """The fields of the usual agent request, all this top level writes."""
 _CHOICES = frozenset({"auto", "none", "required"})
 """The ``tool_choice`` strings the closed front takes."""
+Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
+"""The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 _NESTED = "function"
 """The key of a wire tool's object that holds its schema (the memory's ``nested``)."""
 
@@ -160,19 +161,14 @@ def _chosen(choice: object) -> bool:
     )
 
 
-def write_usual(
-    payload: dict[str, Any],
-    found: Usual,
-    recorder: LossRecorder,
-    *,
-    turns: Callable[[AnthropicContext], tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]],
-    noted: Reading,
-    admission: Admission,
-) -> dict[str, Any] | None:
-    """``payload``, a usual request (``found``), written for Anthropic with the ``system`` and
-    ``messages`` the pair's pass writes (``turns``; ``noted``, the pair's reading), its losses
-    in ``recorder``, in the canonical writer's order and places; None when a rule raised on
-    the way (the canonical path converts it then, and says why in its own words)."""
+def begin(
+    payload: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, admission: Admission
+) -> tuple[dict[str, Any], AnthropicContext]:
+    """The body's fields before its turns for ``payload``, a usual request (``found``): ``model``
+    and ``max_tokens``, ``tools``, ``tool_choice``, in the canonical writer's order and
+    places, its losses in ``recorder``; and the writer's context the pair's pass writes the
+    turns with (``noted``, the pair's reading), the loss places traced to the admission's
+    (:func:`finish` ends it). A rule may raise: the caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -190,27 +186,31 @@ def write_usual(
         renamed={},
     )
     wire: dict[str, Any] = {}
-    try:
-        encode_required(canonical, wire, context)
-        if found.written is not None:
-            wire["tools"] = found.written
-        elif found.read is not None:
-            wire["tools"] = write_tools(found.read, found.text, context)
-        encode_choice(canonical, wire, context)
-        recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
-        system, messages = turns(context)
-        if system is not None:
-            wire["system"] = system
-        wire["messages"] = messages
-        if "stream" in canonical:
-            encode_knobs(canonical, wire, {}, recorder)
-        if context.breakpoints:
-            limit_breakpoints(context, reserved=0)
-        recorder.renumber(None)  # the rules name places in the body, not in the input converted
-        recorder.trace(None)
-        apply_target_rules(wire, context, request=canonical)
-    except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
-        return None
+    encode_required(canonical, wire, context)
+    if found.written is not None:
+        wire["tools"] = found.written
+    elif found.read is not None:
+        wire["tools"] = write_tools(found.read, found.text, context)
+    encode_choice(canonical, wire, context)
+    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    return wire, context
+
+
+def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicContext) -> dict[str, Any]:
+    """``wire`` (:func:`begin`'s) with the pair's ``turns`` (its ``system`` and ``messages``),
+    ``stream``, the cache breakpoints Anthropic takes, and the target rules applied last."""
+    canonical, recorder = found.canonical, context.losses
+    system, messages = turns
+    if system is not None:
+        wire["system"] = system
+    wire["messages"] = messages
+    if "stream" in canonical:
+        encode_knobs(canonical, wire, {}, recorder)
+    if context.breakpoints:
+        limit_breakpoints(context, reserved=0)
+    recorder.renumber(None)  # the rules name places in the body, not in the input converted
+    recorder.trace(None)
+    apply_target_rules(wire, context, request=canonical)
     return wire
 
 
