@@ -136,6 +136,10 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a tool the front refuses": {"tools": [{"type": "function", "function": {"name": ""}}]},
     "a tool of another kind": {"tools": [{"type": "custom", "custom": {"name": "grammar"}}]},
     "a null model": {"model": None},
+    "a null stream": {"stream": None},
+    "a null limit": {"max_tokens": None},
+    "a null limit beside one": {"max_completion_tokens": None, "max_tokens": 7},
+    "a null choice": {"tool_choice": None},
     "a user": {"user": "u-1"},
 }
 

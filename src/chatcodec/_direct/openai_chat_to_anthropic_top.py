@@ -80,8 +80,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | Non
     found written before, else recalled, else checked by the front itself and read by the
     reader into ``noted``), for the built-in Anthropic writer (``writer``: its own tools
     role); None for any other, with nothing recorded."""
-    if not _USUAL.issuperset(payload) or not isinstance(writer, ProviderCodec):
-        return None
+    if not _USUAL.issuperset(payload) or None in payload.values() or not isinstance(writer, ProviderCodec):
+        return None  # a field sent as null is kept in the bag and reported: the general top level's
     if writer.tools is not anthropic_tools:  # a kit in the built-in's place writes its own way
         return None
     canonical = _settings(payload)
@@ -90,7 +90,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | Non
     found = Usual(canonical, writer.rules)
     tools = payload.get("tools")
     if tools is None:
-        return None if "tools" in payload else found
+        return found
     if tools.__class__ is not list or not tools:
         return None
     found.written, text = written_whole(tools, FRONT_KEY, write_tools)
