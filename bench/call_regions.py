@@ -59,6 +59,7 @@ STEPS = (
     "chatcodec._direct.openai_chat_to_anthropic:usual",
     "chatcodec._direct.openai_chat_to_anthropic:begin",
     "chatcodec._direct.openai_chat_to_anthropic:finish",
+    "chatcodec._direct.openai_chat_to_anthropic:DirectReading.direct_turns",
     "chatcodec._direct.openai_chat_to_anthropic_top:written_whole",
     "chatcodec._direct.openai_chat_to_anthropic_top:encode_required",
     "chatcodec._direct.openai_chat_to_anthropic_top:encode_choice",
