@@ -8,6 +8,7 @@ the general one."""
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
@@ -191,3 +192,42 @@ def test_tools_changed_in_type_are_not_taken_as_written() -> None:
     same_value["tools"][0]["function"]["parameters"]["properties"]["path"]["maxLength"] = 1
     assert _convert(changed)[0]["tools"][0]["input_schema"]["properties"]["path"]["maxLength"].__class__ is float
     assert _convert(same_value)[0]["tools"][0]["input_schema"]["properties"]["path"]["maxLength"].__class__ is int
+
+
+_TOOLSETS: list[list[dict[str, Any]]] = [
+    _TOOLS,
+    _LOSSY,
+    [{"type": "function", "function": {"name": "s", "strict": True, "parameters": {"type": "object"}}}],
+    [{"type": "function", "function": {"name": "d", "description": None, "parameters": {"type": "object"}}}],
+    [{"type": "function", "function": {"name": "p", "parameters": None}}],
+    [{"type": "function", "function": {"name": "x", "parameters": {"properties": {"n": {"minimum": 1.0}}}}}],
+    [{"type": "function", "function": {"name": "e", "parameters": {"type": "object"}}, "extra": 1}],
+    [{"type": "function", "function": {"name": "dup"}}, {"type": "function", "function": {"name": "dup"}}],
+]
+_VALUES: dict[str, list[Any]] = {
+    "model": ["claude-sonnet-4-5", "", "claude-3-haiku-20240307", 5],
+    "max_completion_tokens": [1, 100, 2**40, 0, -3, 10**30, 200_000],
+    "max_tokens": [1, 128_000],
+    "stream": [True, False, None],
+    "tool_choice": ["auto", "none", "required", {"type": "function", "function": {"name": ""}}],
+}
+
+
+def _outcome(body: dict[str, Any], convert: Any) -> Any:
+    try:
+        return convert(copy.deepcopy(body))
+    except chatcodec.ChatcodecError as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_top_levels_give_what_the_canonical_path_gives(seed: int) -> None:
+    rng = random.Random(seed)
+    body: dict[str, Any] = {"messages": copy.deepcopy(_MESSAGES)}
+    for key, values in _VALUES.items():
+        if rng.random() < 0.6:
+            body[key] = rng.choice(values)
+    if rng.random() < 0.8:
+        body["tools"] = copy.deepcopy(rng.choice(_TOOLSETS))
+    expected = _outcome(body, _canonical)
+    assert [_outcome(body, _convert) for _ in range(2)] == [expected, expected]  # read, then as written
