@@ -258,13 +258,14 @@ def _ordered(
 def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], context: AnthropicContext) -> None:
     """Write ``tool_choice`` for the request's canonical choice and ``parallel_tool_calls``
     (a kept ``tool_choice`` of the bag, in ``wire``, restored under them)."""
-    rest = as_dict(wire.pop("tool_choice", None)) or {}
+    rest = as_dict(wire.pop("tool_choice")) if "tool_choice" in wire else None  # a kept choice's fields: rare
     choice = request.get("tool_choice")
     parallel = request.get("parallel_tool_calls")
     if choice is None and parallel is not False:
         return
     kind = "auto" if choice is None else choice.get("type", "auto")
-    encoded: dict[str, Any] = {**restore_fields(rest), "type": _WIRE_CHOICE_TYPES[kind]}
+    written = _WIRE_CHOICE_TYPES[kind]
+    encoded: dict[str, Any] = {**restore_fields(rest), "type": written} if rest else {"type": written}
     name = None if choice is None else choice.get("name")
     if name is not None:
         encoded["name"] = tool_name(name, context.losses, ("tool_choice",), PROVIDER)
