@@ -99,6 +99,9 @@ _USUAL: dict[str, dict[str, Any]] = {
     "no limit, streamed": {"stream": True},
     "not streamed": {"stream": False, "max_completion_tokens": 5},
     "no choice": {"max_completion_tokens": 64},
+    "no parallel calls, no choice": {"parallel_tool_calls": False, "max_tokens": 9},
+    "parallel calls on auto": {"parallel_tool_calls": True, "tool_choice": "auto", "max_tokens": 9},
+    "no parallel calls on none (reported)": {"parallel_tool_calls": False, "tool_choice": "none", "max_tokens": 9},
 }
 
 
@@ -141,6 +144,8 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a null limit": {"max_tokens": None},
     "a null limit beside one": {"max_completion_tokens": None, "max_tokens": 7},
     "a null choice": {"tool_choice": None},
+    "parallel calls of 1": {"parallel_tool_calls": 1},
+    "null parallel calls": {"parallel_tool_calls": None},
     "a user": {"user": "u-1"},
 }
 
@@ -209,6 +214,7 @@ _VALUES: dict[str, list[Any]] = {
     "max_completion_tokens": [1, 100, 2**40, 0, -3, 10**30, 200_000],
     "max_tokens": [1, 128_000],
     "stream": [True, False, None],
+    "parallel_tool_calls": [True, False, None, 0],
     "tool_choice": ["auto", "none", "required", {"type": "function", "function": {"name": ""}}],
 }
 

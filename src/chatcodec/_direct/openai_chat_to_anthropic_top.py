@@ -1,6 +1,6 @@
 """OpenAI Chat -> Anthropic, the request's top level written directly for the request an
-agent sends every step: a model, function tools, a ``tool_choice``, one token limit, maybe
-``stream``.
+agent sends every step: a model, function tools, a ``tool_choice`` (and
+``parallel_tool_calls``), one token limit, maybe ``stream``.
 
 The pair's direct path (:mod:`.openai_chat_to_anthropic`) writes the messages in one pass;
 the top level around them was the canonical reader's and writer's whole request code, run on
@@ -48,8 +48,21 @@ if TYPE_CHECKING:
 
 TARGET = "anthropic"
 
-_USUAL = frozenset({"model", "messages", "tools", "tool_choice", "max_completion_tokens", "max_tokens", "stream"})
+_USUAL = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_completion_tokens",
+        "max_tokens",
+        "stream",
+    }
+)
 """The fields of the usual agent request, all this top level writes."""
+_FLAGS = ("parallel_tool_calls", "stream")
+"""The usual fields that are ``true`` or ``false``, read as they are."""
 _CHOICES = frozenset({"auto", "none", "required"})
 """The ``tool_choice`` strings the closed front takes."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
@@ -105,7 +118,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | Non
 
 
 def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
-    """The canonical model, limit and ``stream`` of a usual request's ``payload``, proved as
+    """The canonical model, limit and flags of a usual request's ``payload``, proved as
     the closed front checks them (exact types) and read as the reader reads them (a limit of
     1 or more is the canonical one: one key of the two, the other absent); None for others."""
     model = payload.get("model")
@@ -119,11 +132,12 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
         if limit.__class__ is not int or limit < 1:
             return None
         canonical["max_tokens"] = limit
-    stream = payload.get("stream")
-    if stream is not None:
-        if stream.__class__ is not bool:
-            return None
-        canonical["stream"] = stream
+    for key in _FLAGS:  # the same name and value in canonical
+        flag = payload.get(key)
+        if flag is not None:
+            if flag.__class__ is not bool:
+                return None
+            canonical[key] = flag
     return canonical
 
 
