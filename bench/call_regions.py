@@ -56,10 +56,19 @@ STEPS = (
     "chatcodec._providers.anthropic.request:encode_request",
     "chatcodec._providers.anthropic.request:encode_tools",
     "chatcodec._providers.anthropic.request:_turns",
-    "chatcodec._providers.anthropic.request:_encode_knobs",
+    "chatcodec._direct.openai_chat_to_anthropic:usual",
+    "chatcodec._direct.openai_chat_to_anthropic:begin",
+    "chatcodec._direct.openai_chat_to_anthropic:finish",
+    "chatcodec._direct.openai_chat_to_anthropic:DirectReading.direct_turns",
+    "chatcodec._direct.openai_chat_to_anthropic_top:written_whole",
+    "chatcodec._direct.openai_chat_to_anthropic_top:encode_required",
+    "chatcodec._direct.openai_chat_to_anthropic_top:encode_choice",
+    "chatcodec._direct.openai_chat_to_anthropic_top:apply_target_rules",
+    "chatcodec._direct.openai_chat_to_anthropic_top:admitted_origins",
+    "chatcodec._providers.anthropic.request:encode_knobs",
     "chatcodec._providers.anthropic.request:encode_settings",
     "chatcodec._providers.anthropic.tools:_encode_functions",
-    "chatcodec._providers.anthropic.tools:_encode_choice",
+    "chatcodec._providers.anthropic.tools:encode_choice",
 )
 """The steps of an OpenAI Chat -> Anthropic conversion on its direct path, each named where its
 caller looks it up (a module's global, a class's method)."""

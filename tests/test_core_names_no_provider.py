@@ -41,7 +41,8 @@ the list only shrinks:
   content is a Gemini ``Content``, read and written by the ``gemini`` codec (through the public
   ``get_codec``), so the format's rewrites of a conversation are Gemini's.
 - ``_direct/<source>_to_<target>.py``, ``_direct/table.py``: a direct path writes one pair in one pass
-  by calling both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both;
+  by calling both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both
+  (``openai_chat_to_anthropic_top.py`` too, its top level, field by field);
   ``_direct/openai_chat_source.py``, what every direct path from OpenAI Chat admits, names its source.
 - ``_first_names.py``, the ``FIRST_NAMES`` table: the names people type for a format (``openai``,
   ``claude``), each mapped to the registry names it may mean, for "did you mean".
@@ -84,6 +85,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "messages, Codex's Responses items), read by that format's codec",
     "_direct/openai_chat_to_anthropic.py": "a direct path writes one pair in one pass by calling both folders' own "
     "per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/openai_chat_to_anthropic_top.py": "the top level of that direct path, written by calling both "
+    "folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both folders' own "
     "per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "

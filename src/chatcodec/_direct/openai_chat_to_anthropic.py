@@ -16,9 +16,10 @@ blocks asked once a request, then on every turn that differs: :func:`_signed_blo
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
 the image reading and writing (``decode_parts``, ``encode_part``: the data URL's split). The top
-level (model, tools, settings, target rules, servers) is the canonical reader's and
-writer's, run on the body without its messages; the Anthropic writer takes the turns
-written here in their place (:class:`DirectReading`).
+level of the usual agent request (model, tools, tool choice, a limit, ``stream``) is written
+by its fields' rules (:mod:`.openai_chat_to_anthropic_top`); any other top level is the
+canonical reader's and writer's, run on the body without its messages, where the Anthropic
+writer takes the turns written here in their place (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written (:func:`~.openai_chat_source.admitted`), and
 a rule that answers outside the admitted shapes on the way (a thinking part sent as text,
@@ -41,6 +42,7 @@ from chatcodec._direct.openai_chat_source import (
     without_name,
     write_directly,
 )
+from chatcodec._direct.openai_chat_to_anthropic_top import begin, finish, usual
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
@@ -89,7 +91,14 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
+    if found is None:
+        return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    try:
+        wire, context = begin(payload, found, recorder, noted, admission)
+        return finish(wire, noted.direct_turns(context), found, context)
+    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
+        return None
 
 
 def write_turns(  # noqa: PLR0915 - one loop

@@ -51,10 +51,13 @@ _CACHED: list[dict[str, Any]] = [{**_TOOLS[0], "cache_control": {"type": "epheme
 
 
 def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A new body, as a row parsed anew (its tools a copy)."""
+    """A new body, as a row parsed anew (its tools a copy), with a ``user`` (beyond the usual
+    agent request, so the canonical writer writes the top level: the direct top level's own
+    memory of the tools it wrote is ``tests/test_direct_top_level.py``'s)."""
     return {
         "model": "claude-sonnet-4-5",
         "max_tokens": 100,
+        "user": "row",
         "messages": [{"role": "user", "content": text}],
         "tools": copy.deepcopy(tools or _TOOLS),
     }

@@ -241,7 +241,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         context.unsigned_thinking = unsigned_thinking(shared)
     context.tool_names = _ToolNames(messages)  # walked once, if a result names its tool
     wire = restore_fields(bag) if bag else {}
-    _encode_required(request, wire, shared)
+    encode_required(request, wire, shared)
     encode_tools(request, wire, bag, context)
     system, turns = _turns(messages, shared, context)
     if system is not None:
@@ -250,18 +250,18 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     stop = request.get("stop")
     if stop or bag.get("_empty_stop_sequences"):
         wire["stop_sequences"] = list(stop or ())
-    _encode_knobs(request, wire, bag, losses)
+    encode_knobs(request, wire, bag, losses)
     encode_settings(request, wire, bag, context)
     cache_control = request.get("cache_control")
     if cache_control is not None:
         wire["cache_control"] = encode_cache_control(cache_control)
     if context.breakpoints:
-        _limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
+        limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     servers.fit_written(wire, shared)
     return wire
 
 
-def _encode_knobs(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
+def encode_knobs(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:
     """The sampling settings and the stream flag, the user and tier, and the settings Anthropic
     has no field for (reported); each group looked for with one look in C, as most requests
     set none of them."""
@@ -301,7 +301,7 @@ def _turns(
     return encode_system(messages[:leading], context), encode_messages(messages, leading, context)
 
 
-def _encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
+def encode_required(request: Mapping[str, Any], wire: dict[str, Any], context: EncodeContext) -> None:
     """``model`` and ``max_tokens``: the request's, else the caller's option (from the
     context). Without ``max_tokens`` Anthropic rejects the request, so the model's own
     output limit is sent (:mod:`~chatcodec._providers.families.claude.model_limits`: what a
@@ -408,7 +408,9 @@ def _names(messages: list[Mapping[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
+def limit_breakpoints(context: AnthropicContext, reserved: int) -> None:
+    """Keep the last cache breakpoints written that Anthropic takes (``reserved``: those the
+    top level holds), each earlier one taken off and reported."""
     room = max(MAX_BREAKPOINTS - reserved, 0)
     excess = len(context.breakpoints) - room
     for breakpoint in context.breakpoints[: max(excess, 0)]:

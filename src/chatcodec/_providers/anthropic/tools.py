@@ -187,7 +187,7 @@ def encode_tools(
     tools = _ordered(functions, servers, as_list(bag.get("_tool_order"))) if servers else functions
     if tools or bag.get("_empty_tools"):
         wire["tools"] = tools
-    _encode_choice(request, wire, context)
+    encode_choice(request, wire, context)
 
 
 def _is_tool(data: Mapping[str, Any]) -> bool:
@@ -198,24 +198,26 @@ def _is_tool(data: Mapping[str, Any]) -> bool:
 
 
 def _encode_functions(tools: list[dict[str, Any]], context: AnthropicContext) -> list[dict[str, Any]]:
-    """The client tools, as :func:`_encode_tool` writes each: the same tools recalled by the
+    """The client tools, as :func:`encode_tool` writes each: the same tools recalled by the
     conversion's reading (an agent's every request) are written as this writer wrote them
     before (:meth:`~chatcodec._providers.contract.context.Reading.written_tools`), when that
     writing noted no loss and sent no cache marker (a marker is a breakpoint the context
     counts: the writing is then not a function of the tools alone)."""
     reading = context.reading
     if reading is not None and tools:
-        found = reading.written_tools(tools, _encode_tool, "input_schema")
+        found = reading.written_tools(tools, encode_tool, "input_schema")
         if found is not None:
             return found
     losses = context.losses.count()
-    wire = [_encode_tool(tool, index, context) for index, tool in enumerate(tools)]
+    wire = [encode_tool(tool, index, context) for index, tool in enumerate(tools)]
     if reading is not None and context.losses.count() == losses and not any("cache_control" in tool for tool in wire):
-        reading.remember_written_tools(tools, _encode_tool, wire, "input_schema")
+        reading.remember_written_tools(tools, encode_tool, wire, "input_schema")
     return wire
 
 
-def _encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:
+def encode_tool(tool: Mapping[str, Any], index: int, context: AnthropicContext) -> dict[str, Any]:
+    """A canonical function tool (the ``index``-th) as an Anthropic client tool (also the
+    OpenAI Chat direct path's, for tools it did not write before)."""
     at = ("tools", index)
     metadata = tool.get("provider_metadata")
     rest = KIT.claim(context.losses, metadata, at) if metadata else {}
@@ -253,14 +255,17 @@ def _ordered(
     return [next(pending[kind]) for kind in order]
 
 
-def _encode_choice(request: Mapping[str, Any], wire: dict[str, Any], context: AnthropicContext) -> None:
-    rest = as_dict(wire.pop("tool_choice", None)) or {}
+def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], context: AnthropicContext) -> None:
+    """Write ``tool_choice`` for the request's canonical choice and ``parallel_tool_calls``
+    (a kept ``tool_choice`` of the bag, in ``wire``, restored under them)."""
+    rest = as_dict(wire.pop("tool_choice")) if "tool_choice" in wire else None  # a kept choice's fields: rare
     choice = request.get("tool_choice")
     parallel = request.get("parallel_tool_calls")
     if choice is None and parallel is not False:
         return
     kind = "auto" if choice is None else choice.get("type", "auto")
-    encoded: dict[str, Any] = {**restore_fields(rest), "type": _WIRE_CHOICE_TYPES[kind]}
+    written = _WIRE_CHOICE_TYPES[kind]
+    encoded: dict[str, Any] = {**restore_fields(rest), "type": written} if rest else {"type": written}
     name = None if choice is None else choice.get("name")
     if name is not None:
         encoded["name"] = tool_name(name, context.losses, ("tool_choice",), PROVIDER)

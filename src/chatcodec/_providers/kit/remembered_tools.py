@@ -64,12 +64,14 @@ _Note = tuple[bytes, bool] | None
 _Look = bool | None
 """Whether a schema looks like Gemini's spelling (``schema_texts[~id(schema)]``), when noted."""
 
-Written = dict[object, tuple[dict[str, Any], ...]]
+Written = dict[object, tuple[dict[str, Any], ...] | bytes]
 """A reading's tools as writers wrote them: a writer's key (its function and what else its
 writing depends on) -> the tools it wrote, each a flat object of immutable values (a
 string, a number, a bool, None), each schema it sent as the canonical tool held it left as
 None (:func:`written`, :func:`remember_written`). Objects, not ``marshal`` text: a flat
-object's shallow copy is a new object of the same values, cheaper than reading a text."""
+object's shallow copy is a new object of the same values, cheaper than reading a text.
+A writer that writes the caller's own tools whole (:func:`written_whole`) keeps their
+``marshal`` text instead, schemas and all: one ``loads`` is the whole copy."""
 
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 """The types of a value a shallow copy may share (:data:`Written`)."""
@@ -170,7 +172,7 @@ def written(
     if recalled is None or recalled.tools is not tools:
         return None
     kept = recalled.written.get(key)
-    if kept is None:
+    if kept is None or isinstance(kept, bytes):
         return None
     wire: list[dict[str, Any]] = []
     for tool, canonical in zip(kept, recalled.tools, strict=True):
@@ -222,6 +224,48 @@ def remember_written(
         return
     recalled.written[key] = tuple(kept)
     _HELD.size += size
+
+
+def written_whole(
+    tools: list[dict[str, Any]], key: object, writer: object
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+    """The caller's own ``tools`` (no front copied them) as ``writer`` (its key) wrote them
+    whole before, when a reading of them by ``key`` was remembered ``whole`` (a front took
+    them: :func:`recall` with ``unchecked``) and that writer remembered its writing
+    (:func:`remember_written_whole`): a new copy from one ``marshal`` text, with no canonical
+    tool rebuilt; else None. Second, the tools' ``marshal`` text (None: tools ``marshal``
+    cannot write), for :func:`remember_written_whole` and :meth:`.Reading.recall_tools`'s look.
+
+    The key's text proves the caller's value the one remembered; the reading is a function of
+    that value, and the writing of the reading and ``writer``."""
+    try:
+        text = marshal.dumps(tools)
+    except ValueError:
+        return None, None
+    remembered = _READINGS.get((key, text))
+    if remembered is None or remembered[1] is None:
+        return None, text
+    kept = remembered[5].get(writer)
+    return (marshal.loads(kept), text) if isinstance(kept, bytes) else (None, text)
+
+
+def remember_written_whole(text: bytes, key: object, writer: object, wire: list[dict[str, Any]]) -> None:
+    """Remember ``wire``, the tools of ``text`` (the caller's list) as ``writer`` wrote them
+    with no loss and no cache marker (the caller's to know), beside their reading by ``key``
+    remembered ``whole``; nothing when there is none (or ``marshal`` cannot write ``wire``)."""
+    remembered = _READINGS.get((key, text))
+    if remembered is None or remembered[1] is None:
+        return
+    try:
+        kept = marshal.dumps(wire)
+    except ValueError:
+        return
+    if _HELD.over(len(kept)):
+        _READINGS.clear()
+        _HELD.size = 0
+        return
+    remembered[5][writer] = kept
+    _HELD.size += len(kept)
 
 
 def _flat_written(tool: dict[str, Any], canonical: dict[str, Any], schema: str) -> dict[str, Any] | None:

@@ -173,8 +173,7 @@ def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     are texts and numbers, as the front takes them."""
     if "reasoning_content" in message or BLOCKS in message:
         return None
-    given: object = message.get(DETAILS)
-    details: list[Any] = cast("list[Any]", given) if isinstance(given, list) else []
+    details: list[Any] = as_list(message.get(DETAILS)) or []
     shape: list[Any] = []
     texts: list[str] = []
     for detail in details:

@@ -60,7 +60,7 @@ def decode_tools(
     bag, unused: what is not mapped stays in the request's leftovers)."""
     recalled = context.tools_recalled if context.closed else None
     _decode_function_tools(request, canonical, exact=context.closed, reading=context.reading, recalled=recalled)
-    _decode_tool_choice(request, canonical)
+    decode_tool_choice(request, canonical)
 
 
 def _decode_function_tools(
@@ -162,7 +162,8 @@ def _as_sent(function: dict[str, Any], exact: bool, reading: Reading | None) -> 
     return read_as_sent(function["parameters"], rewrite, exact=exact, reading=reading)
 
 
-def _decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
+def decode_tool_choice(wire: dict[str, Any], data: dict[str, Any]) -> None:
+    """The canonical ``tool_choice`` of a string or a named function (other shapes stay in the bag)."""
     choice = wire.get("tool_choice")
     if isinstance(choice, str):
         data["tool_choice"] = {"type": choice}

@@ -1,0 +1,239 @@
+"""The OpenAI Chat -> Anthropic direct path's top level for the usual agent request
+(``_direct/openai_chat_to_anthropic_top.py``): a model, function tools, a ``tool_choice``, a
+limit, ``stream``, written by each field's rules with the tools from one ``marshal`` text once
+written. What it gives is what the canonical path (the oracle) gives, row after row of the
+same tools (the first reads them, the next take them as written); any other top level goes
+the general one."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import Loss
+from chatcodec._direct import openai_chat_to_anthropic
+from chatcodec._direct.openai_chat_to_anthropic_top import write_tools
+from chatcodec._direct.table import canonical_only
+from chatcodec._providers.kit import remembered_tools
+from chatcodec._providers.openai_chat.tools import FRONT_KEY
+
+_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "description": "Read a file.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        },
+    },
+    {"type": "function", "function": {"name": "no_parameters"}},
+]
+_LOSSY: list[dict[str, Any]] = [
+    {"type": "function", "function": {"name": "gemini_spelled", "parameters": {"type": "OBJECT"}}},
+    {"type": "function", "function": {"name": "a name with spaces", "parameters": {"type": "object"}}},
+]
+_MESSAGES: list[dict[str, Any]] = [
+    {"role": "system", "content": "You are terse."},
+    {"role": "user", "content": "Read it."},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a"}'}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": "text"},
+    {"role": "user", "content": "Thanks."},
+]
+
+
+def _body(tools: list[dict[str, Any]] | None = _TOOLS, **fields: Any) -> dict[str, Any]:
+    """A new body, as a row parsed anew: nothing shared with another (its tools a copy)."""
+    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "messages": copy.deepcopy(_MESSAGES)}
+    if tools is not None:
+        body["tools"] = copy.deepcopy(tools)
+    return {**body, **fields}
+
+
+def _convert(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    losses: list[Loss] = []
+    out = chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
+    return out, losses
+
+
+def _canonical(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    with canonical_only():
+        return _convert(body)
+
+
+class _General:
+    """How many bodies went the pair's general top level (the canonical reader's and writer's)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        general = openai_chat_to_anthropic.write_directly
+
+        def counted(*arguments: Any, **keywords: Any) -> dict[str, Any] | None:
+            self.count += 1
+            return general(*arguments, **keywords)
+
+        monkeypatch.setattr(openai_chat_to_anthropic, "write_directly", counted)
+
+
+@pytest.fixture(autouse=True)
+def _empty_memory() -> None:
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+
+
+_USUAL: dict[str, dict[str, Any]] = {
+    "auto and a limit": {"tool_choice": "auto", "max_completion_tokens": 1000},
+    "required": {"tool_choice": "required", "max_completion_tokens": 1000},
+    "none": {"tool_choice": "none", "max_tokens": 20},
+    "a named tool": {"tool_choice": {"type": "function", "function": {"name": "read_file"}}, "max_tokens": 9},
+    "a named tool renamed": {"tool_choice": {"type": "function", "function": {"name": "a b"}}, "max_tokens": 9},
+    "no limit (the model's, reported)": {"tool_choice": "auto"},
+    "no limit, streamed": {"stream": True},
+    "not streamed": {"stream": False, "max_completion_tokens": 5},
+    "no choice": {"max_completion_tokens": 64},
+    "no parallel calls, no choice": {"parallel_tool_calls": False, "max_tokens": 9},
+    "parallel calls on auto": {"parallel_tool_calls": True, "tool_choice": "auto", "max_tokens": 9},
+    "no parallel calls on none (reported)": {"parallel_tool_calls": False, "tool_choice": "none", "max_tokens": 9},
+}
+
+
+@pytest.mark.parametrize("fields", list(_USUAL.values()), ids=list(_USUAL))
+@pytest.mark.parametrize("tools", [_TOOLS, _LOSSY, None], ids=["tools", "lossy tools", "no tools"])
+def test_a_usual_request_is_written_directly_as_the_canonical_path_writes_it(
+    fields: dict[str, Any], tools: list[dict[str, Any]] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    general = _General(monkeypatch)
+    rows = [_convert(_body(tools, **fields)) for _ in range(3)]  # read, then as written (or anew: lossy)
+    assert general.count == 0
+    expected = _canonical(_body(tools, **fields))
+    assert all(row == expected for row in rows)
+    assert list(rows[2][0]) == list(expected[0])  # the writer's order of fields too
+
+
+def test_a_limit_default_and_a_renamed_tool_are_reported() -> None:
+    out, losses = _convert(_body(_LOSSY, tool_choice={"type": "function", "function": {"name": "a b"}}))
+    assert out["max_tokens"] > 0
+    assert out["tool_choice"]["type"] == "tool"
+    assert out["tool_choice"]["name"].startswith("a_b")
+    assert {loss.path for loss in losses} >= {"$.max_tokens", "$.tool_choice.name", "$.tools[1].name"}
+
+
+_UNUSUAL: dict[str, dict[str, Any]] = {
+    "a sampling setting": {"temperature": 0.5},
+    "a limit of 0": {"max_completion_tokens": 0},
+    "both limits": {"max_completion_tokens": 10, "max_tokens": 10},
+    "a limit of true": {"max_tokens": True},
+    "a limit as a float": {"max_tokens": 10.0},
+    "a stream of 1": {"stream": 1},
+    "a choice beyond the front's": {"tool_choice": "any"},
+    "a named choice with more": {"tool_choice": {"type": "function", "function": {"name": "x"}, "extra": 1}},
+    "empty tools": {"tools": []},
+    "null tools": {"tools": None},
+    "a tool the front refuses": {"tools": [{"type": "function", "function": {"name": ""}}]},
+    "a tool of another kind": {"tools": [{"type": "custom", "custom": {"name": "grammar"}}]},
+    "a null model": {"model": None},
+    "a null stream": {"stream": None},
+    "a null limit": {"max_tokens": None},
+    "a null limit beside one": {"max_completion_tokens": None, "max_tokens": 7},
+    "a null choice": {"tool_choice": None},
+    "parallel calls of 1": {"parallel_tool_calls": 1},
+    "null parallel calls": {"parallel_tool_calls": None},
+    "a user": {"user": "u-1"},
+}
+
+
+@pytest.mark.parametrize("fields", list(_UNUSUAL.values()), ids=list(_UNUSUAL))
+def test_any_other_top_level_goes_the_general_one(fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    general = _General(monkeypatch)
+    body = {**_body(), **fields}
+
+    def converted(convert: Any) -> Any:
+        try:
+            return convert(copy.deepcopy(body))
+        except chatcodec.ChatcodecError as error:
+            return type(error), str(error)
+
+    assert converted(_convert) == converted(_canonical)
+    assert general.count == 1
+
+
+def test_the_tools_written_from_memory_are_the_callers_to_change() -> None:
+    first, _ = _convert(_body())
+    second, _ = _convert(_body())
+    assert second == first
+    expected = copy.deepcopy(second)
+    second["tools"][0]["name"] = "changed"
+    second["tools"][0]["input_schema"]["properties"].clear()
+    again, _ = _convert(_body())
+    assert again == expected
+    assert again["tools"][0]["input_schema"] is not second["tools"][0]["input_schema"]
+
+
+def test_the_tools_are_remembered_as_written_only_beside_their_reading_and_with_no_loss() -> None:
+    tools = _body()["tools"]
+    _convert(_body())
+    found, text = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
+    assert found == _convert(_body())[0]["tools"]
+    assert text is not None
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    assert remembered_tools.written_whole(tools, FRONT_KEY, write_tools)[0] is None
+    _convert(_body(_LOSSY))
+    assert remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)[0] is None
+
+
+def test_tools_changed_in_type_are_not_taken_as_written() -> None:
+    _convert(_body())
+    changed = _body()
+    changed["tools"][0]["function"]["parameters"]["properties"]["path"]["maxLength"] = 1.0
+    same_value = _body()
+    same_value["tools"][0]["function"]["parameters"]["properties"]["path"]["maxLength"] = 1
+    assert _convert(changed)[0]["tools"][0]["input_schema"]["properties"]["path"]["maxLength"].__class__ is float
+    assert _convert(same_value)[0]["tools"][0]["input_schema"]["properties"]["path"]["maxLength"].__class__ is int
+
+
+_TOOLSETS: list[list[dict[str, Any]]] = [
+    _TOOLS,
+    _LOSSY,
+    [{"type": "function", "function": {"name": "s", "strict": True, "parameters": {"type": "object"}}}],
+    [{"type": "function", "function": {"name": "d", "description": None, "parameters": {"type": "object"}}}],
+    [{"type": "function", "function": {"name": "p", "parameters": None}}],
+    [{"type": "function", "function": {"name": "x", "parameters": {"properties": {"n": {"minimum": 1.0}}}}}],
+    [{"type": "function", "function": {"name": "e", "parameters": {"type": "object"}}, "extra": 1}],
+    [{"type": "function", "function": {"name": "dup"}}, {"type": "function", "function": {"name": "dup"}}],
+]
+_VALUES: dict[str, list[Any]] = {
+    "model": ["claude-sonnet-4-5", "", "claude-3-haiku-20240307", 5],
+    "max_completion_tokens": [1, 100, 2**40, 0, -3, 10**30, 200_000],
+    "max_tokens": [1, 128_000],
+    "stream": [True, False, None],
+    "parallel_tool_calls": [True, False, None, 0],
+    "tool_choice": ["auto", "none", "required", {"type": "function", "function": {"name": ""}}],
+}
+
+
+def _outcome(body: dict[str, Any], convert: Any) -> Any:
+    try:
+        return convert(copy.deepcopy(body))
+    except chatcodec.ChatcodecError as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_top_levels_give_what_the_canonical_path_gives(seed: int) -> None:
+    rng = random.Random(seed)
+    body: dict[str, Any] = {"messages": copy.deepcopy(_MESSAGES)}
+    for key, values in _VALUES.items():
+        if rng.random() < 0.6:
+            body[key] = rng.choice(values)
+    if rng.random() < 0.8:
+        body["tools"] = copy.deepcopy(rng.choice(_TOOLSETS))
+    expected = _outcome(body, _canonical)
+    assert [_outcome(body, _convert) for _ in range(2)] == [expected, expected]  # read, then as written
