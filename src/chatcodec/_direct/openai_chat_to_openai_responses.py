@@ -7,7 +7,7 @@ that list again. Here the messages as given, proved to be what the closed front 
 the shapes an agent's history is made of. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: an assistant turn's
 parts (the reasoning's reading,
-:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) are
+:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) are
 written by the writer's own
 :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning that Responses
 cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);

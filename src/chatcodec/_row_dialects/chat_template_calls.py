@@ -20,7 +20,7 @@ import re
 from typing import Any, Final
 
 from chatcodec._losses import Loss
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict, as_list, is_dict
 
 SYNTHETIC_ID: Final = "hf_call_"
 """The prefix of the call ids made up for calls that came without one."""
@@ -29,20 +29,19 @@ _SYNTHETIC = re.compile(r"hf_call_\d+_\d+")
 
 def object_arguments(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` gives its arguments as an object (Hugging Face's spelling)."""
-    return any(
-        isinstance(_arguments(call), dict)
-        for message in messages
-        for call in as_list((as_dict(message) or {}).get("tool_calls")) or []
-    )
-
-
-def _arguments(call: object) -> object:
-    return (as_dict((as_dict(call) or {}).get("function")) or {}).get("arguments")
+    for message in messages:  # per message and call: loops, no generator frame for each
+        fields = as_dict(message)
+        calls = None if fields is None else as_list(fields.get("tool_calls"))
+        for call in calls or ():
+            function = as_dict(call.get("function")) if is_dict(call) else None
+            if function is not None and is_dict(function.get("arguments")):
+                return True
+    return False
 
 
 def is_made_up(call_id: object) -> bool:
     """Whether ``call_id`` is one :func:`with_call_ids` made up."""
-    return isinstance(call_id, str) and _SYNTHETIC.fullmatch(call_id) is not None
+    return isinstance(call_id, str) and call_id.startswith(SYNTHETIC_ID) and _SYNTHETIC.fullmatch(call_id) is not None
 
 
 def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any]:
@@ -93,16 +92,18 @@ def _with_text_arguments(message: object) -> object:
 
 def needs_call_ids(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` has no id, or a result no ``tool_call_id``."""
-    return any(_needs_ids(message) for message in messages)
-
-
-def _needs_ids(message: object) -> bool:
-    fields = as_dict(message)
-    if fields is None:
-        return False
-    if fields.get("role") == "tool":
-        return "tool_call_id" not in fields
-    return any(as_dict(call) is not None and "id" not in call for call in as_list(fields.get("tool_calls")) or [])
+    for message in messages:  # per message and call: loops, no generator frame for each
+        fields = as_dict(message)
+        if fields is None:
+            continue
+        if fields.get("role") == "tool":
+            if "tool_call_id" not in fields:
+                return True
+            continue
+        for call in as_list(fields.get("tool_calls")) or ():
+            if is_dict(call) and "id" not in call:
+                return True
+    return False
 
 
 def _name(call: object) -> object:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
-from chatcodec._providers.openai_chat.tool_calls import plain_call
+from chatcodec._providers.openai_chat.plain_parts import plain_call
 from chatcodec.codec_kit import NULLS_MARKER
 
 if TYPE_CHECKING:
