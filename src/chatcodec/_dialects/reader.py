@@ -413,7 +413,11 @@ def _read_tool(message: dict[str, Any], at: Location) -> Any:
         raise DialectError(at, "tool_call_id_type", "tool_call_id must be a string", message["tool_call_id"])
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     content = message.get("content")
-    result["content"] = "" if content is None else read_parts(content, (*at, "content"))
+    if content is None:
+        content = ""
+    elif content.__class__ is not str:  # a text is read as it is
+        content = read_parts(content, (*at, "content"))
+    result["content"] = content
     for key in ("name", "is_error"):
         if key in message:
             result[key] = message[key]
@@ -494,7 +498,7 @@ def read_messages(messages: object, at: Location = ()) -> Any:
         reader = _MESSAGE_READERS.get(role) if role.__class__ is str else None
         if reader is None:
             continue
-        new = reader(without_nulls(message, _NULL_KEPT), (*at, index))
+        new = reader(message if None not in message.values() else without_nulls(message, _NULL_KEPT), (*at, index))
         if new is not message:
             if read is None:
                 read = list(listed)

@@ -49,7 +49,8 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_content_thinking
+from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec

@@ -29,14 +29,30 @@ _SYNTHETIC = re.compile(r"hf_call_\d+_\d+")
 
 def object_arguments(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` gives its arguments as an object (Hugging Face's spelling)."""
-    for message in messages:  # per message and call: loops, no generator frame for each
+    return call_forms(messages)[0]
+
+
+def call_forms(messages: list[Any]) -> tuple[bool, bool]:
+    """Whether a call of ``messages`` gives its arguments as an object (:func:`object_arguments`),
+    and whether a call has no id or a result no ``tool_call_id`` (:func:`needs_call_ids`): both
+    in one walk, with loops, no generator frame a message or call."""
+    objects = missing = False
+    for message in messages:
         fields = as_dict(message)
-        calls = None if fields is None else as_list(fields.get("tool_calls"))
-        for call in calls or ():
-            function = as_dict(call.get("function")) if is_dict(call) else None
+        if fields is None:
+            continue
+        result = fields.get("role") == "tool"
+        if result and "tool_call_id" not in fields:
+            missing = True
+        for call in as_list(fields.get("tool_calls")) or ():
+            if not is_dict(call):
+                continue
+            if not result and "id" not in call:
+                missing = True
+            function = as_dict(call.get("function"))
             if function is not None and is_dict(function.get("arguments")):
-                return True
-    return False
+                objects = True
+    return objects, missing
 
 
 def is_made_up(call_id: object) -> bool:
@@ -92,18 +108,7 @@ def _with_text_arguments(message: object) -> object:
 
 def needs_call_ids(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` has no id, or a result no ``tool_call_id``."""
-    for message in messages:  # per message and call: loops, no generator frame for each
-        fields = as_dict(message)
-        if fields is None:
-            continue
-        if fields.get("role") == "tool":
-            if "tool_call_id" not in fields:
-                return True
-            continue
-        for call in as_list(fields.get("tool_calls")) or ():
-            if is_dict(call) and "id" not in call:
-                return True
-    return False
+    return call_forms(messages)[1]
 
 
 def _name(call: object) -> object:

@@ -45,9 +45,12 @@ def check_rendered(
     leaves a loss, not a silence; ``reported`` are the canonical paths the shaping already
     reported. Each text is looked for from where its message starts (``starts``) before the
     whole text, so a rendering showing every text in its place is read once, not once per text."""
-    for index, position, what, value in checked_pieces(messages, reported):
-        if not shown(value, text, starts[index]):
-            lose(recorder, index, position, what)
+    for index, message in enumerate(messages):  # checked_pieces' walk, with no generator a piece
+        content = message.content
+        start = starts[index]
+        for position, what, value in [(None, "text", content)] if isinstance(content, str) else _pieces(content):
+            if not shown(value, text, start) and not (reported and _within(_path(index, position), reported)):
+                lose(recorder, index, position, what)
 
 
 def checked_pieces(messages: Sequence[AnyMessage], reported: set[str]) -> Iterator[tuple[int, int | None, str, str]]:

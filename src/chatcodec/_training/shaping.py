@@ -99,17 +99,17 @@ class Shaper:
         from (a tool message of several results is one template message per result)."""
         written: list[dict[str, Any]] = []
         origins: list[int] = []
+        count, marks = self.losses.count, self.marks
         for index, message in enumerate(messages):
-            self._message_fields(message, index)
+            if message.name is not None or message.cache_control is not None or message.provider_metadata is not None:
+                self._message_fields(message, index)  # the common message has nothing beside its role and content
             for shaped in self._message(message, index):
                 written.append(shaped)
                 origins.append(index)
-            self.marks.append(self.losses.count())
+            marks.append(count())
         return written, origins
 
     def _message_fields(self, message: AnyMessage, index: int) -> None:
-        if message.name is None and message.cache_control is None and message.provider_metadata is None:
-            return  # the common message: nothing beside its role and content
         for field in ("name", "cache_control", "provider_metadata"):
             value = getattr(message, field, None)
             if value is not None and not (field == "provider_metadata" and _spelling(value)):
