@@ -63,9 +63,10 @@ def is_made_up(call_id: object) -> bool:
 def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any]:
     """``messages`` with an id on every call and a ``tool_call_id`` on every result; each id
     made up is a ``metadata`` note in ``notes``."""
-    if object_arguments(messages):
+    objects, missing = call_forms(messages)
+    if objects:
         messages = [_with_text_arguments(message) for message in messages]
-    if not needs_call_ids(messages):
+    if not missing:  # the arguments' text changes no id
         return messages
     waiting: list[tuple[str, object]] = []
     read: list[Any] = []
