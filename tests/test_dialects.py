@@ -15,6 +15,7 @@ import chatcodec
 from chatcodec import AssistantMessage, ToolMessage, UserMessage
 from chatcodec import _compat as compat
 from chatcodec._dialects import reader as dialects
+from chatcodec.contract import ProviderCodec
 
 # What the codecs add when they read reasoning: who produced it, and (openai-chat) the field.
 _FROM_ANTHROPIC = {"provider": "anthropic"}
@@ -633,13 +634,89 @@ def test_a_codec_without_a_dialect_decoder_says_what_it_cannot_read() -> None:
 
 def test_a_dialect_read_with_a_codec_registered_in_the_providers_place() -> None:
     """The readers use the codec the registry gives: one without the dialect-reading
-    methods cannot read that dialect, and says so as it stands in for the codec."""
+    methods cannot read that dialect, and says so as it stands in for the codec. A plain
+    agent turn (a reasoning string, plain calls) is read by the rule the codec reads it with,
+    asking no codec: the same parts as the built-in codec gives."""
+    plain_turn = {
+        "role": "assistant",
+        "content": "x",
+        "reasoning_content": "because",
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}],
+    }
+    expected = chatcodec.validate_messages([plain_turn])
     original = chatcodec.get_codec("openai-chat")
     chatcodec.register_codec("openai-chat", lambda: chatcodec.get_codec("canonical"))
     try:
         with pytest.raises(TypeError, match="registered as 'openai-chat' cannot read its dialect"):
-            chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_content": "because"}])
+            chatcodec.validate_messages(
+                [{"role": "assistant", "content": "x", "reasoning_details": [{"type": "reasoning.text", "text": "b"}]}]
+            )
         assert chatcodec.validate_messages([{"role": "user", "content": "hi"}])[0].content == "hi"
+        assert chatcodec.validate_messages([plain_turn]) == expected
     finally:
         chatcodec.unregister_codec("openai-chat")
     assert chatcodec.get_codec("openai-chat") is original
+    content = expected[0].content
+    assert not isinstance(content, str)
+    assert [part.type for part in content] == ["thinking", "text", "tool_use"]
+
+
+_PLAIN = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        [_PLAIN],
+        [_PLAIN, {**_PLAIN, "id": "c2", "function": {"name": "g", "arguments": ""}}],
+        [{**_PLAIN, "index": 0}],  # the SDK's accumulated index: the codec's general reading keeps it
+        [{**_PLAIN, "function": {"name": "f", "arguments": {"a": 1}}}],  # arguments as an object
+        [{**_PLAIN, "function": {"name": "f"}}],  # no arguments
+        [{"id": "c1", "type": "custom", "custom": {"name": "f", "input": "text"}}],
+        [{"id": "c1", "name": "f", "arguments": "{}"}],  # flat
+        [{**_PLAIN, "function": {"name": "f", "arguments": "{}", "strict": True}}],
+        [{**_PLAIN, "id": 7}],  # refused, at the caller's path
+        [{**_PLAIN, "function": {"name": None, "arguments": "{}"}}],
+    ],
+)
+def test_plain_calls_read_without_the_codec_as_the_codec_reads_them(calls: list[dict[str, Any]]) -> None:
+    """The short path reads a list of plain calls to the parts the openai-chat codec gives
+    them, and takes nothing else (any other list is read as before, call by call)."""
+    from chatcodec._dialects.tool_calls import plain_calls
+
+    read = plain_calls(calls)
+    plain = all(
+        set(call) == {"id", "type", "function"}
+        and isinstance(call["id"], str)
+        and set(call["function"]) == {"name", "arguments"}
+        and isinstance(call["function"]["name"], str)
+        and isinstance(call["function"]["arguments"], str)
+        for call in calls
+    )
+    if not plain:
+        assert read is None
+        return
+    codec = chatcodec.get_codec("openai-chat")
+    assert isinstance(codec, ProviderCodec)
+    assert read == [codec.decode_assistant({"role": "assistant", "tool_calls": [call]})["content"][0] for call in calls]
+    message = {"role": "assistant", "content": "t", "tool_calls": calls}
+    assert (
+        chatcodec.validate_messages([message])
+        == chatcodec.decode_request("openai-chat", {"messages": [message]}).messages
+    )
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+def test_a_reasoning_string_reads_without_the_codec_as_the_codec_reads_it(field: str) -> None:
+    from chatcodec._dialects.base import reasoning_string_part
+
+    codec = chatcodec.get_codec("openai-chat")
+    assert isinstance(codec, ProviderCodec)
+    assert [reasoning_string_part(field, "why")] == codec.decode_assistant({"role": "assistant", field: "why"})[
+        "content"
+    ]
+    message = {"role": "assistant", "content": "t", field: "why"}
+    assert (
+        chatcodec.validate_messages([message])
+        == chatcodec.decode_request("openai-chat", {"messages": [message]}).messages
+    )

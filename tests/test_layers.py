@@ -186,15 +186,19 @@ _PROBE = textwrap.dedent(
     UserMessage.model_validate({"role": "user", "content": "hi"})
     print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers")))
     chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_content": "because"}])
-    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat.markers")))
+    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat")))
+    chatcodec.validate_messages([{"role": "assistant", "content": "x", "reasoning_details": [{"text": "because"}]}])
+    print(sorted(name for name in sys.modules if name.startswith("chatcodec._providers.openai_chat.assistant")))
     """
 )
 
 
 def test_validating_canonical_messages_loads_no_provider_module() -> None:
     """In a fresh interpreter, ``import chatcodec`` and validating
-    canonical data import nothing under ``chatcodec._providers``; a dialect (an OpenAI
-    reasoning field) loads the codec that reads it, on first use."""
+    canonical data import nothing under ``chatcodec._providers``; a plain agent turn's
+    reasoning string is read by the openai-chat folder's rule alone (its ``plain_parts``, no
+    codec built), and a dialect the codec reads (OpenRouter's ``reasoning_details``) loads the
+    codec, on first use."""
     source = str(SOURCE.parent)
     result = subprocess.run(
         [sys.executable, "-c", f"import sys; sys.path.insert(0, {source!r})\n{_PROBE}"],
@@ -203,9 +207,12 @@ def test_validating_canonical_messages_loads_no_provider_module() -> None:
         check=True,
         timeout=60,
     )
-    before, after = result.stdout.splitlines()
+    before, plain_turn, after = result.stdout.splitlines()
     assert before == "[]"
-    assert after == "['chatcodec._providers.openai_chat.markers']"
+    assert plain_turn == str(
+        [f"chatcodec._providers.openai_chat{module}" for module in ("", ".markers", ".plain_parts")]
+    )
+    assert after == "['chatcodec._providers.openai_chat.assistant']"
 
 
 _CODEC_PROBE = textwrap.dedent(

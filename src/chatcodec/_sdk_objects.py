@@ -149,8 +149,15 @@ def sdk_json_items(value: object) -> object:
 
 
 def _read_list(items: list[object]) -> list[object]:
-    read = [sdk_json(item) for item in items]
-    return items if all(new is old for new, old in zip(read, items, strict=True)) else read
+    read: list[object] | None = None
+    for index, item in enumerate(items):  # per message: a plain dict is passed by its class alone
+        if item.__class__ is dict:
+            continue
+        new = sdk_json(item)
+        if new is not item:
+            read = list(items) if read is None else read
+            read[index] = new
+    return items if read is None else read
 
 
 _NESTING_READ = 6

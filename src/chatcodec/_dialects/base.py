@@ -5,11 +5,16 @@ openai-chat codec, an Anthropic block by the anthropic codec, so the boundary an
 ``decode_request`` give the same parts. The readers sit above the providers and reach
 them only through the registry (:func:`~chatcodec.get_codec`) and the dialect-reading
 methods of :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`; a codec is loaded
-the first time a dialect needs it, so canonical input loads none.
+the first time a dialect needs it, so canonical input loads none. The pieces of a plain agent
+turn (a plain function call, a reasoning string) are read by the rule the openai-chat codec
+reads them with, imported alone from its folder (``plain_parts.py``), not through the codec:
+an OpenAI-shaped agent history then builds no codec.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, cast, runtime_checkable
 
 from chatcodec._registry import get_codec
@@ -77,3 +82,35 @@ def dialect_codec(name: str) -> DialectCodec:
         raise TypeError(f"the codec registered as {name!r} cannot read its dialect outside a body")
     _CHECKED[name] = codec
     return codec
+
+
+def without_nulls(fields: dict[str, Any], keep: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``fields`` without its ``None`` values: Hugging Face ``datasets`` gives every part
+    of a column every key any part has (``{"type": "text", "text": "hi", "image_url":
+    None}``), and Verifiers dumps its unset optional fields (``provider_state: None``). A
+    null is an absent key; ``keep`` names the keys where ``None`` means something."""
+    if None not in fields.values():
+        return fields
+    return {key: value for key, value in fields.items() if value is not None or key in keep}
+
+
+@functools.cache
+def plain_call_rule() -> Callable[[Mapping[str, Any]], dict[str, Any] | None]:
+    """The openai-chat folder's rule for a plain call (``plain_parts.py``), imported on first
+    use: canonical input loads no provider module, and a plain turn builds no codec."""
+    from chatcodec._providers.openai_chat.plain_parts import plain_call
+
+    return plain_call
+
+
+@functools.cache
+def _reasoning_string_rule(field: str) -> Callable[[str], dict[str, Any]]:
+    from chatcodec._providers.openai_chat.plain_parts import STRING_FIELD_PARTS
+
+    return STRING_FIELD_PARTS[field]
+
+
+def reasoning_string_part(field: str, text: str) -> dict[str, Any]:
+    """The thinking part of a reasoning string ``field`` alone on a message, read by the rule the
+    openai-chat codec reads it with (its ``plain_parts.py``): no codec is built or asked for it."""
+    return _reasoning_string_rule(field)(text)

@@ -68,8 +68,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
-
 from chatcodec._dialects.base import (
     ANTHROPIC,
     OPENAI_CHAT,
@@ -79,15 +77,16 @@ from chatcodec._dialects.base import (
     DialectError,
     Location,
     dialect_codec,
+    reasoning_string_part,
+    without_nulls,
 )
 from chatcodec._dialects.repeated_calls import calls_once
 from chatcodec._dialects.state import with_provider_state
+from chatcodec._dialects.tool_calls import checked_tool_calls, nested, plain, plain_calls
 from chatcodec._dialects.tools import read_tools
-from chatcodec._model._base import KeyedModel
 from chatcodec._model.request import with_system_shorthand
 from chatcodec._model.response import with_single_message_shorthand
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._sdk_objects import sdk_json
 
 _CARRIED = frozenset({"cache_control", "provider_metadata"})
 
@@ -241,22 +240,12 @@ _READ_WHEN: dict[str, str] = {
 }
 
 
-def _without_nulls(fields: dict[str, Any], keep: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """``fields`` without its ``None`` values: Hugging Face ``datasets`` gives every part
-    of a column every key any part has (``{"type": "text", "text": "hi", "image_url":
-    None}``), and Verifiers dumps its unset optional fields (``provider_state: None``). A
-    null is an absent key; ``keep`` names the keys where ``None`` means something."""
-    if None not in fields.values():
-        return fields
-    return {key: value for key, value in fields.items() if value is not None or key in keep}
-
-
 def read_part(part: object, at: Location = ()) -> Any:
     """The canonical dict for one content part; ``part`` itself when nothing is to be read."""
     fields = as_dict(part)
     if fields is None:
         return part
-    fields = _without_nulls(fields)
+    fields = without_nulls(fields)
     part = fields
     kind = fields.get("type")
     reader = _PART_READERS.get(kind) if isinstance(kind, str) else None
@@ -328,7 +317,9 @@ def _read_assistant(message: dict[str, Any], at: Location) -> Any:
     folded = _without(message, _ASSISTANT_FIELDS)
     if not isinstance(content, str | list | None):
         return {**folded, "content": content}  # the schema reports the type
-    calls = [_tool_use_from_call(call, at) for call in _checked_tool_calls(message.get("tool_calls"), at)]
+    calls = plain_calls(message.get("tool_calls"))
+    if calls is None:
+        calls = [_tool_use_from_call(call, at) for call in checked_tool_calls(message.get("tool_calls"), at)]
     parts = _thinking_blocks(message.get("thinking_blocks"), at)
     parts.extend(_reasoning_parts(message, parts, at))
     if not parts and not calls and isinstance(content, str):
@@ -351,58 +342,12 @@ def _is_openai_message(message: dict[str, Any], at: Location) -> bool:
     through (string, null or list content; nested tool calls), so the codec reads it."""
     if not isinstance(message.get("content"), str | list | None) or "thinking_blocks" in message:
         return False
-    calls = _checked_tool_calls(message.get("tool_calls"), at)
-    return all(_nested(call) is not None for call in calls)
-
-
-def _nested(call: dict[str, Any]) -> dict[str, Any] | None:
-    """The object naming the tool in OpenAI's nested shape: ``function``, or ``custom`` of
-    a custom (freeform) call; None for a flat call."""
-    function = as_dict(call.get("function"))
-    if function is None and call.get("type") == "custom":
-        return as_dict(call.get("custom"))
-    return function
-
-
-def _checked_tool_calls(tool_calls: object, at: Location) -> list[Any]:
-    """The ``tool_calls`` list, checked here because after folding, the schema could only
-    point at content parts the caller never wrote. Canonical tool-use parts are taken
-    too: they are what ``message["tool_calls"]`` gives (``dict(message)`` reads back)."""
-    if tool_calls is None:
-        return []
-    calls = as_list(tool_calls)
-    if calls is None:
-        raise DialectError(at, "tool_calls_type", "tool_calls must be a list of tool calls", tool_calls)
-    calls = [_plain(call) for call in calls]
-    for index, call in enumerate(calls):
-        fields = as_dict(call)
-        function = _nested(fields) if fields is not None else None
-        named = function if function is not None else fields
-        if fields is None or named is None:
-            raise DialectError(at, "tool_call_type", f"tool_calls[{index}] must be an object", call)
-        if not isinstance(fields.get("id"), str) or not isinstance(named.get("name"), str):
-            raise DialectError(at, "tool_call_fields", f"tool_calls[{index}] needs a string id and name", call)
-        arguments = named.get("arguments", "")
-        # OpenAI's nested shape may carry arguments as a JSON object (Verifiers dumps,
-        # compatible servers): the openai-chat codec reads and keeps it exactly.
-        as_object = function is not None and isinstance(arguments, dict)
-        if not isinstance(arguments, str) and not as_object and "input" not in named:
-            raise DialectError(at, "tool_call_arguments", f"tool_calls[{index}].arguments must be a string", call)
-    return calls
-
-
-def _plain(value: object) -> object:
-    """A tool call or thinking block as a dict without null keys: a canonical model as its
-    dump (what ``message["tool_calls"]`` gives), an SDK object as its JSON (LiteLLM's and
-    OpenHands' messages hold the SDK's tool-call objects); anything else as it is."""
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json") if isinstance(value, KeyedModel) else sdk_json(value)
-    fields = as_dict(value)
-    return value if fields is None else _without_nulls(fields)
+    calls = checked_tool_calls(message.get("tool_calls"), at)
+    return all(nested(call) is not None for call in calls)
 
 
 def _tool_use_from_call(call: dict[str, Any], at: Location) -> Any:
-    function = _nested(call)
+    function = nested(call)
     if function is not None:  # OpenAI's nested shape, read as the openai-chat codec reads it
         if "arguments" not in function and call.get("type") != "custom":
             call = {**call, "function": {**function, "arguments": ""}}
@@ -421,13 +366,16 @@ def _thinking_blocks(blocks: object, at: Location) -> list[Any]:
     listed = as_list(blocks)
     if listed is None:
         raise DialectError(at, "thinking_blocks_type", "thinking_blocks must be a list of thinking blocks", blocks)
-    return [read_part(_plain(block), at) for block in listed]
+    return [read_part(plain(block), at) for block in listed]
 
 
 def _reasoning_parts(message: dict[str, Any], blocks: list[Any], at: Location) -> list[dict[str, Any]]:
-    """The reasoning fields read by the openai-chat codec; empty strings are no reasoning,
+    """The reasoning fields read as the openai-chat codec reads them (one string alone by its
+    rule, :func:`.base.reasoning_string_part`, no codec asked); empty strings are no reasoning,
     and a string equal to the thinking blocks' joined text is those blocks again."""
-    joined = "".join(str(block.get("text", "")) for block in map(as_dict, blocks) if block is not None)
+    joined = (
+        "".join(str(block.get("text", "")) for block in map(as_dict, blocks) if block is not None) if blocks else ""
+    )
     fields: dict[str, Any] = {}
     for field in REASONING_STRING_FIELDS:
         value = message.get(field)
@@ -444,6 +392,9 @@ def _reasoning_parts(message: dict[str, Any], blocks: list[Any], at: Location) -
         fields[REASONING_DETAILS] = listed
     if not fields:
         return []
+    if len(fields) == 1 and REASONING_DETAILS not in fields:  # one string: the codec's own rule, no codec asked
+        ((field, text),) = fields.items()
+        return [reasoning_string_part(field, text)]
     # the fields alone in an assistant message: its parts are their thinking parts
     parts: list[dict[str, Any]] = dialect_codec(OPENAI_CHAT).decode_assistant({"role": "assistant", **fields})[
         "content"
@@ -462,7 +413,11 @@ def _read_tool(message: dict[str, Any], at: Location) -> Any:
         raise DialectError(at, "tool_call_id_type", "tool_call_id must be a string", message["tool_call_id"])
     result: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"]}
     content = message.get("content")
-    result["content"] = "" if content is None else read_parts(content, (*at, "content"))
+    if content is None:
+        content = ""
+    elif content.__class__ is not str:  # a text is read as it is
+        content = read_parts(content, (*at, "content"))
+    result["content"] = content
     for key in ("name", "is_error"):
         if key in message:
             result[key] = message[key]
@@ -524,7 +479,7 @@ def read_message(message: object, at: Location = ()) -> Any:
     assert fields is not None
     role = fields.get("role")
     reader = _MESSAGE_READERS.get(role) if isinstance(role, str) else None
-    return message if reader is None else reader(_without_nulls(fields, _NULL_KEPT), at)
+    return message if reader is None else reader(without_nulls(fields, _NULL_KEPT), at)
 
 
 def read_messages(messages: object, at: Location = ()) -> Any:
@@ -543,7 +498,7 @@ def read_messages(messages: object, at: Location = ()) -> Any:
         reader = _MESSAGE_READERS.get(role) if role.__class__ is str else None
         if reader is None:
             continue
-        new = reader(_without_nulls(message, _NULL_KEPT), (*at, index))
+        new = reader(message if None not in message.values() else without_nulls(message, _NULL_KEPT), (*at, index))
         if new is not message:
             if read is None:
                 read = list(listed)

@@ -10,7 +10,7 @@ system prompt, user text and images, assistant text, reasoning (litellm's signed
 ``thinking_blocks`` too) and function calls, tool results of text and images, and an SDK
 dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
-(:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) and its
+(:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) and its
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`; for litellm's signed
 blocks asked once a request, then on every turn that differs: :func:`_signed_blocks`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
@@ -53,7 +53,8 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part
-from chatcodec._providers.openai_chat.reasoning import decode_blocks, reasoning_content_thinking
+from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_blocks
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec

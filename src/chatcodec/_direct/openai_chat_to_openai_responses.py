@@ -7,7 +7,7 @@ that list again. Here the messages as given, proved to be what the closed front 
 the shapes an agent's history is made of. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: an assistant turn's
 parts (the reasoning's reading,
-:func:`~chatcodec._providers.openai_chat.reasoning.reasoning_content_thinking`) are
+:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) are
 written by the writer's own
 :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning that Responses
 cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);
@@ -45,12 +45,8 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.reasoning import (
-    decode_reasoning,
-    reasoning_content_thinking,
-    reasoning_shape,
-    whole_shape,
-)
+from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
+from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_shape, whole_shape
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (

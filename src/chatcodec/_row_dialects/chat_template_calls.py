@@ -20,7 +20,7 @@ import re
 from typing import Any, Final
 
 from chatcodec._losses import Loss
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import as_dict, as_list, is_dict
 
 SYNTHETIC_ID: Final = "hf_call_"
 """The prefix of the call ids made up for calls that came without one."""
@@ -29,28 +29,44 @@ _SYNTHETIC = re.compile(r"hf_call_\d+_\d+")
 
 def object_arguments(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` gives its arguments as an object (Hugging Face's spelling)."""
-    return any(
-        isinstance(_arguments(call), dict)
-        for message in messages
-        for call in as_list((as_dict(message) or {}).get("tool_calls")) or []
-    )
+    return call_forms(messages)[0]
 
 
-def _arguments(call: object) -> object:
-    return (as_dict((as_dict(call) or {}).get("function")) or {}).get("arguments")
+def call_forms(messages: list[Any]) -> tuple[bool, bool]:
+    """Whether a call of ``messages`` gives its arguments as an object (:func:`object_arguments`),
+    and whether a call has no id or a result no ``tool_call_id`` (:func:`needs_call_ids`): both
+    in one walk, with loops, no generator frame a message or call."""
+    objects = missing = False
+    for message in messages:
+        fields = as_dict(message)
+        if fields is None:
+            continue
+        result = fields.get("role") == "tool"
+        if result and "tool_call_id" not in fields:
+            missing = True
+        for call in as_list(fields.get("tool_calls")) or ():
+            if not is_dict(call):
+                continue
+            if not result and "id" not in call:
+                missing = True
+            function = as_dict(call.get("function"))
+            if function is not None and is_dict(function.get("arguments")):
+                objects = True
+    return objects, missing
 
 
 def is_made_up(call_id: object) -> bool:
     """Whether ``call_id`` is one :func:`with_call_ids` made up."""
-    return isinstance(call_id, str) and _SYNTHETIC.fullmatch(call_id) is not None
+    return isinstance(call_id, str) and call_id.startswith(SYNTHETIC_ID) and _SYNTHETIC.fullmatch(call_id) is not None
 
 
 def with_call_ids(messages: list[Any], path: str, notes: list[Loss]) -> list[Any]:
     """``messages`` with an id on every call and a ``tool_call_id`` on every result; each id
     made up is a ``metadata`` note in ``notes``."""
-    if object_arguments(messages):
+    objects, missing = call_forms(messages)
+    if objects:
         messages = [_with_text_arguments(message) for message in messages]
-    if not needs_call_ids(messages):
+    if not missing:  # the arguments' text changes no id
         return messages
     waiting: list[tuple[str, object]] = []
     read: list[Any] = []
@@ -93,16 +109,7 @@ def _with_text_arguments(message: object) -> object:
 
 def needs_call_ids(messages: list[Any]) -> bool:
     """Whether a call of ``messages`` has no id, or a result no ``tool_call_id``."""
-    return any(_needs_ids(message) for message in messages)
-
-
-def _needs_ids(message: object) -> bool:
-    fields = as_dict(message)
-    if fields is None:
-        return False
-    if fields.get("role") == "tool":
-        return "tool_call_id" not in fields
-    return any(as_dict(call) is not None and "id" not in call for call in as_list(fields.get("tool_calls")) or [])
+    return call_forms(messages)[1]
 
 
 def _name(call: object) -> object:

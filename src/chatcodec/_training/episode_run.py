@@ -199,9 +199,7 @@ def _run_turns(
     if placed is None or (checked and not _prompt_holds(run, shaped, text, placed)):
         return None
     tokenizer_checks.check_encodable(text, messages)
-    tokenizer_checks.check_markers(
-        tokens.encoder(tokenizer), tokenizer_checks.tokenizer_name(tokenizer), chosen.text, text, chosen.family
-    )
+    tokenizer_checks.check_markers(tokens.encoder(tokenizer), tokenizer, chosen.text, text, chosen.family)
     cuts = [end for end in ends if end is not None] + [bound for turn in placed for bound in turn.span]
     encode = tokens.batch_encoder(tokenizer)
     ids, piece_starts, counts = tokens.tokenize_pieces(encode, text, cuts)

@@ -59,8 +59,10 @@ def family_names() -> list[str]:
     return list(families())
 
 
+@lru_cache(maxsize=64)  # the families' table holds fewer
 def stored_profile(family: str) -> TemplateProfile:
-    """The profile ``families.json`` stores for ``family``."""
+    """The profile ``families.json`` stores for ``family`` (frozen: made once a process, not at
+    every render naming the family)."""
     data = dict(families()[family]["profile"])
     data["refusals"] = tuple(data["refusals"])
     return TemplateProfile(**data)

@@ -22,6 +22,7 @@ text the model sampled: the shaping then lets the template spell the object as i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -30,7 +31,7 @@ from chatcodec._errors import ChatcodecError, PayloadError
 from chatcodec._losses import LossRecorder
 from chatcodec._model.request import ChatRequest
 from chatcodec._narrow import as_dict, as_list
-from chatcodec._row_dialects.chat_template_calls import needs_call_ids, object_arguments, with_call_ids
+from chatcodec._row_dialects.chat_template_calls import call_forms, with_call_ids
 from chatcodec._validation import validate_messages, validate_model
 
 if TYPE_CHECKING:
@@ -73,18 +74,28 @@ def read_input(conversation: object, source: str | None, recorder: LossRecorder)
 
 
 _DEFAULT_FACTORIES = tuple(
-    (name, field.default_factory)
+    (name, cast("Callable[[], Any]", field.default_factory))
     for name, field in ChatRequest.model_fields.items()
     if name != "messages" and field.default_factory is not None and not field.default_factory_takes_validated_data
 )
-"""The request's fields made by a factory (its lists), read from the model once: ``model_construct``
-asks each factory's signature again at every call, which costs more than a short conversation's reading."""
+"""The request's fields made by a factory (its lists), read from the model once."""
+
+
+@functools.cache
+def _empty_request() -> ChatRequest:
+    """A request of no messages, every other field at its default, built once."""
+    return ChatRequest.model_construct({"messages"}, messages=[], **{name: make() for name, make in _DEFAULT_FACTORIES})
 
 
 def _request_of(messages: list[AnyMessage]) -> ChatRequest:
-    """A request of ``messages`` alone, already validated, its other fields at their defaults."""
-    made: dict[str, Any] = {name: cast("Callable[[], object]", factory)() for name, factory in _DEFAULT_FACTORIES}
-    return ChatRequest.model_construct({"messages"}, messages=messages, **made)
+    """A request of ``messages`` alone, already validated, its other fields at their defaults: a
+    shallow copy of :func:`_empty_request` (pydantic's ``__copy__``: the values and the set of
+    fields given, ``messages``), given the messages and new lists. ``model_construct`` walks every
+    field's default at each call, which costs more than a short conversation's reading; the
+    other defaults are ``None``, shared safely."""
+    request = _empty_request().__copy__()
+    vars(request).update({"messages": messages, **{name: make() for name, make in _DEFAULT_FACTORIES}})
+    return request
 
 
 def _read_from_source(conversation: object, source: str, recorder: LossRecorder) -> ReadConversation:
@@ -159,7 +170,7 @@ def _with_call_ids(messages: object) -> tuple[object, bool]:
     listed = as_list(messages)
     if listed is None:
         return messages, False
-    objects = object_arguments(listed)
-    if not objects and not needs_call_ids(listed):
+    objects, missing = call_forms(listed)
+    if not objects and not missing:
         return listed, False
     return with_call_ids(listed, "$.messages", []), objects

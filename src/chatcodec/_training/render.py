@@ -242,8 +242,8 @@ def render_shaped(
     )
     if tokenizer is not None:
         tokenizer_checks.check_encodable(text, messages)
-        name, tokenizer = tokenizer_checks.tokenizer_name(tokenizer), tokens.loaded(tokenizer)
-        tokenizer_checks.check_markers(tokens.encoder(tokenizer), name, chosen.text, text, chosen.family)
+        given, tokenizer = tokenizer, tokens.loaded(tokenizer)
+        tokenizer_checks.check_markers(tokens.encoder(tokenizer), given, chosen.text, text, chosen.family)
         rendering = _tokenized(rendering, tokenizer, chosen.family, marks, images)
     return ShapedRendering(rendering, request, shaped, written_tools)
 

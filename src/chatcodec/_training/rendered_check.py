@@ -45,9 +45,12 @@ def check_rendered(
     leaves a loss, not a silence; ``reported`` are the canonical paths the shaping already
     reported. Each text is looked for from where its message starts (``starts``) before the
     whole text, so a rendering showing every text in its place is read once, not once per text."""
-    for index, position, what, value in checked_pieces(messages, reported):
-        if not shown(value, text, starts[index]):
-            lose(recorder, index, position, what)
+    for index, message in enumerate(messages):  # checked_pieces' walk, with no generator a piece
+        content = message.content
+        start = starts[index]
+        for position, what, value in [(None, "text", content)] if isinstance(content, str) else _pieces(content):
+            if not shown(value, text, start) and not (reported and _within(_path(index, position), reported)):
+                lose(recorder, index, position, what)
 
 
 def checked_pieces(messages: Sequence[AnyMessage], reported: set[str]) -> Iterator[tuple[int, int | None, str, str]]:
@@ -67,17 +70,11 @@ def lose(recorder: LossRecorder, index: int, position: int | None, what: str) ->
     recorder.add(steps, what, NOT_RENDERED)
 
 
-def _forms(value: str) -> Iterator[str]:
-    """The spellings a rendering may show ``value`` in: trimmed, or as a JSON string's inside
-    (a template writing it with ``tojson``, as gpt-oss writes a tool result); none for a
-    blank text, which every rendering shows. Made one at a time: most texts are found in their
-    first spelling, and the JSON one costs an encoding of the whole text."""
-    stripped = value.strip()
-    if stripped:
-        yield stripped
-        escaped = json.dumps(stripped, ensure_ascii=False)[1:-1]
-        if escaped != stripped:
-            yield escaped
+def _escaped(stripped: str) -> str | None:
+    """The inside of ``stripped``'s JSON string (a template writing it with ``tojson``, as
+    gpt-oss writes a tool result), None where that is the text itself."""
+    escaped = json.dumps(stripped, ensure_ascii=False)[1:-1]
+    return None if escaped == stripped else escaped
 
 
 def _path(index: int, position: int | None) -> str:
@@ -93,28 +90,32 @@ def _within(path: str, reported: set[str]) -> bool:
 
 
 def _pieces(content: Sequence[Any]) -> list[tuple[int | None, str, str]]:
-    return [(position, what, value) for position, part in enumerate(content) for what, value in _texts_of(part)]
+    pieces: list[tuple[int | None, str, str]] = []
+    for position, part in enumerate(content):  # per part: a loop, no list made for each
+        kind = getattr(part, "type", "")
+        if kind == "text":
+            pieces.append((position, "text part", part.text))
+        elif kind == "tool_use":
+            if part.kind == "function":
+                pieces.append((position, "tool call", part.name))
+        elif kind == "thinking":
+            if not part.redacted:
+                pieces.append((position, "thinking part", part.text))
+        elif kind == "tool_result" and isinstance(part.content, str):
+            pieces.append((position, "tool result", part.content))
+    return pieces
 
 
 def shown(value: str, text: str, start: int = 0, end: int | None = None) -> bool:
-    """Whether ``value`` is in ``text[:end]`` in one of its :func:`_forms`, looked for from
-    ``start`` (where its message starts) first, then anywhere."""
-    looked = False
-    for form in _forms(value):
-        if text.find(form, start, end) >= 0 or (start > 0 and text.find(form, 0, end) >= 0):
-            return True
-        looked = True
-    return not looked  # a blank text has no spelling to look for: every rendering shows it
-
-
-def _texts_of(part: Any) -> list[tuple[str, str]]:
-    kind = getattr(part, "type", "")
-    if kind == "thinking" and not part.redacted:
-        return [("thinking part", part.text)]
-    if kind == "tool_result" and isinstance(part.content, str):
-        return [("tool result", part.content)]
-    if kind == "tool_use" and part.kind == "function":
-        return [("tool call", part.name)]
-    if kind == "text":
-        return [("text part", part.text)]
-    return []
+    """Whether ``value`` is in ``text[:end]``, trimmed or as a JSON string's inside (a template
+    writing it with ``tojson``), looked for from ``start`` (where its message starts) first,
+    then anywhere; a blank text has no spelling to look for: every rendering shows it. The
+    JSON spelling is made only when the trimmed text is not found: it costs an encoding of
+    the whole text, and most texts are found as they are."""
+    stripped = value.strip()
+    if not stripped or text.find(stripped, start, end) >= 0 or (start > 0 and text.find(stripped, 0, end) >= 0):
+        return True
+    escaped = _escaped(stripped)
+    return escaped is not None and (
+        text.find(escaped, start, end) >= 0 or (start > 0 and text.find(escaped, 0, end) >= 0)
+    )

@@ -99,12 +99,14 @@ class Shaper:
         from (a tool message of several results is one template message per result)."""
         written: list[dict[str, Any]] = []
         origins: list[int] = []
+        count, marks = self.losses.count, self.marks
         for index, message in enumerate(messages):
-            self._message_fields(message, index)
+            if message.name is not None or message.cache_control is not None or message.provider_metadata is not None:
+                self._message_fields(message, index)  # the common message has nothing beside its role and content
             for shaped in self._message(message, index):
                 written.append(shaped)
                 origins.append(index)
-            self.marks.append(self.losses.count())
+            marks.append(count())
         return written, origins
 
     def _message_fields(self, message: AnyMessage, index: int) -> None:
@@ -158,12 +160,15 @@ class Shaper:
     def _part_fields(self, part: Any, path: Steps, *, name: str | None = None) -> None:
         """Report the fields of ``part`` a template reads nowhere (a bag holding only the spelling
         of a field, or a result's tool ``name`` the template is given, is not lost)."""
-        for field in ("cache_control", "provider_metadata"):
-            value = getattr(part, field, None)
-            if value is not None and not _spelling(value) and not _holds_only_name(value, name):
-                self._lose((*path, field), field, "a chat template reads no such field", "metadata")
         # read from the model's fields: asking a model without the field costs pydantic an error raised and caught
         fields = cast("dict[str, Any]", vars(part))
+        if fields.get("cache_control") is not None:
+            self._lose((*path, "cache_control"), "cache_control", "a chat template reads no such field", "metadata")
+        metadata = fields.get("provider_metadata")
+        if metadata is not None and not _spelling(metadata) and not _holds_only_name(metadata, name):
+            self._lose(
+                (*path, "provider_metadata"), "provider_metadata", "a chat template reads no such field", "metadata"
+            )
         if fields.get("citations"):
             self._lose((*path, "citations"), "citations", "a chat template renders no citations", "metadata")
 

@@ -29,6 +29,8 @@ _OPENS_ITEM = "_item"
 def summaries_beside_raw(content: Sequence[Any]) -> set[int]:
     """The positions in ``content`` of the thinking parts that summarize an item whose raw
     reasoning is also there."""
+    if sum(isinstance(part, ThinkingPart) for part in content) < 2:
+        return set()  # a summary beside its raw reasoning takes two thinking parts
     items: list[list[tuple[int, bool]]] = []
     for position, part in enumerate(content):
         if not isinstance(part, ThinkingPart):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Final
 
 from chatcodec import AnyMessage
@@ -32,6 +33,8 @@ from chatcodec._training.tokens import Encode, vocabulary_size
 _MARKER: Final = re.compile(r"<\|[^|<>\s]{1,40}\|>|<\uff5c[^\uff5c<>\s]{1,40}\uff5c>|</?think>")
 """A special token's spelling in a template: ``<|...|>`` (ChatML, Llama 3, gpt-oss, GLM),
 the same between full-width bars, U+FF5C (DeepSeek's), and the ``<think>`` delimiters."""
+KEPT_TEMPLATES: Final = 64
+"""How many templates' markers :func:`template_markers` keeps (as many as ``jinja.compiled`` keeps compiled)."""
 
 
 def tokenizer_name(tokenizer: object) -> str:
@@ -45,33 +48,49 @@ def tokenizer_name(tokenizer: object) -> str:
     return named if size is None else f"{named} (a vocabulary of {size:,})"
 
 
-def check_markers(encode: Encode, tokenizer: str, template: str, text: str, family: str | None = None) -> None:
-    """Refuse a ``tokenizer`` (named as :func:`tokenizer_name` names it) that splits a marker
-    ``template`` wrote into the rendered ``text``, or (for a ``family`` chatcodec knows) reads a
-    marker as a sibling vocabulary's id: Qwen3.6's vocabulary holds every Qwen3 marker as one
-    token, at other ids, so only the ids tell (``families.json``: ``other_vocabularies``)."""
-    _check_vocabulary(encode, tokenizer, text, family)
-    for marker in sorted({found for found in _MARKER.findall(template) if found in text}):
-        ids = encode(marker)
+def check_markers(encode: Encode, tokenizer: object, template: str, text: str, family: str | None = None) -> None:
+    """Refuse a ``tokenizer`` (as the caller gave it: named as :func:`tokenizer_name` names it,
+    on a refusal only) that splits a marker ``template`` wrote into the rendered ``text``, or
+    (for a ``family`` chatcodec knows) reads a marker as a sibling vocabulary's id: Qwen3.6's
+    vocabulary holds every Qwen3 marker as one token, at other ids, so only the ids tell
+    (``families.json``: ``other_vocabularies``). Each marker is encoded once."""
+    encoded: dict[str, list[int]] = {}
+
+    def ids_of(marker: str) -> list[int]:
+        ids = encoded.get(marker)
+        if ids is None:
+            ids = encoded[marker] = encode(marker)
+        return ids
+
+    _check_vocabulary(ids_of, tokenizer, text, family)
+    for marker in sorted(found for found in template_markers(template) if found in text):
+        ids = ids_of(marker)
         if len(ids) != 1:
             raise TemplateError(
-                f"the tokenizer {tokenizer} reads the template's marker {marker!r} as {len(ids)} tokens {ids}, "
-                "not the one special token the model knows: it is another model's vocabulary (a Qwen2.5 "
-                "tokenizer with Qwen3's template?); pass the tokenizer of the template's model",
+                f"the tokenizer {tokenizer_name(tokenizer)} reads the template's marker {marker!r} as {len(ids)} "
+                f"tokens {ids}, not the one special token the model knows: it is another model's vocabulary (a "
+                "Qwen2.5 tokenizer with Qwen3's template?); pass the tokenizer of the template's model",
                 path="$.tokenizer",
                 rule="single_token_marker",
             )
 
 
-def _check_vocabulary(encode: Encode, tokenizer: str, text: str, family: str | None) -> None:
+@lru_cache(maxsize=KEPT_TEMPLATES)
+def template_markers(template: str) -> frozenset[str]:
+    """The markers ``template`` writes (:data:`_MARKER`), read from its text once a process
+    (a render checks them against its tokenizer each time; the search costs more than the check)."""
+    return frozenset(_MARKER.findall(template))
+
+
+def _check_vocabulary(encode: Encode, tokenizer: object, text: str, family: str | None) -> None:
     if family is None:
         return
     for other in families.families()[family].get("other_vocabularies", []):
         marker, known = other["marker"], int(other["id"])
         if marker in text and encode(marker) == [known]:
             raise TemplateError(
-                f"the tokenizer {tokenizer} reads {marker!r} as {known}, as {other['vocabulary']} vocabulary "
-                f"does, not {family}'s: its ids are another model's; pass template={other['template']!r} "
+                f"the tokenizer {tokenizer_name(tokenizer)} reads {marker!r} as {known}, as {other['vocabulary']} "
+                f"vocabulary does, not {family}'s: its ids are another model's; pass template={other['template']!r} "
                 f"or the tokenizer of {family}'s model",
                 path="$.tokenizer",
                 rule="template_vocabulary",
@@ -82,8 +101,9 @@ _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def check_encodable(text: str, messages: Sequence[AnyMessage]) -> None:
-    """Refuse a rendering holding a lone surrogate, at the first canonical value holding one."""
-    if _SURROGATE.search(text) is None:
+    """Refuse a rendering holding a lone surrogate, at the first canonical value holding one
+    (an ASCII text, which Python knows without a look, holds none)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
         return
     steps = next(_surrogate_places([message.model_dump() for message in messages]), ())
     raise TemplateError(

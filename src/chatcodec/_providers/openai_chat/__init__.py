@@ -30,6 +30,8 @@ This provider's own:
   token log probabilities.
 - ``assistant``: assistant messages (in requests and in responses), both ways.
 - ``plain_turn``: an agent's plain assistant turn, read on a short path.
+- ``plain_parts``: a plain call and a reasoning string read in one step, by this codec and by
+  the dialect readers alike (which import it alone, building no codec).
 - ``citations``: a response message's ``url_citation`` annotations <-> its text's canonical
   citations (moved by the texts joined before each).
 - ``cache_control``: ``cache_control`` written into messages: the OpenRouter / litellm

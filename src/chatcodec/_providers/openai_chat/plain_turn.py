@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
-from chatcodec._providers.openai_chat.tool_calls import plain_call
+from chatcodec._providers.openai_chat.plain_parts import plain_call, reasoning_content_thinking
 from chatcodec.codec_kit import NULLS_MARKER
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ def read_plain_turn(
         return None  # a lone content string: a string content, by the general reading
     body: list[dict[str, Any]] = []
     if thought is not None:
-        body.append(reasoning.reasoning_content_thinking(thought))
+        body.append(reasoning_content_thinking(thought))
     if content is not None:
         body.append({"type": "text", "text": content})
     if calls:

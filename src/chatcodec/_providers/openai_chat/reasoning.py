@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX
+from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking, reasoning_thinking
 from chatcodec.codec_kit import absent_keys, as_dict, as_list, json_path_of, leftovers, wire_fields
 
 if TYPE_CHECKING:
@@ -96,16 +97,6 @@ def thinking(text: str, bag: dict[str, Any]) -> dict[str, Any]:
     return KIT.attach({"type": "thinking", "text": text, "provider": PROVIDER}, bag)
 
 
-_FIELD = "reasoning_content"
-
-
-def reasoning_content_thinking(text: str) -> dict[str, Any]:
-    """:func:`thinking` for a turn's ``reasoning_content`` (its bag names the field): the
-    thinking part of most agent turns, built as one literal, not through :func:`thinking`
-    and ``KIT.attach`` (two calls a turn)."""
-    return {"type": "thinking", "text": text, "provider": PROVIDER, "provider_metadata": {PROVIDER: {"field": _FIELD}}}
-
-
 def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The thinking parts in a message's reasoning fields, and the fields they used."""
     if (
@@ -124,14 +115,14 @@ def decode_reasoning(message: Mapping[str, Any]) -> tuple[list[dict[str, Any]], 
     if isinstance(content, str):
         mapped.append("reasoning_content")
         if not repeated:
-            parts.append(thinking(content, {"field": "reasoning_content"}))
+            parts.append(reasoning_content_thinking(content))
     detail_parts = [decode_detail(detail) for detail in as_list(details) or ()]
     if isinstance(reasoning, str):
         mapped.append("reasoning")
         copied = _copied_by_reasoning(reasoning, content, parts, detail_parts)
         _mark_copy(copied, "reasoning")
         if not copied:
-            parts.append(thinking(reasoning, {"field": "reasoning"}))
+            parts.append(reasoning_thinking(reasoning))
     if detail_parts:
         parts.extend(detail_parts)
         mapped.append(DETAILS)

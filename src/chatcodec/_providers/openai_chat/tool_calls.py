@@ -1,5 +1,6 @@
 """One OpenAI Chat tool call <-> one canonical ``tool_use`` part: the plain call (an id,
-``type: function``, a function of name and argument text) both ways in one step, and the
+``type: function``, a function of name and argument text) both ways in one step (read by
+the rule the dialect readers share, ``plain_parts.py``), and the
 rest (a bag, an SDK-accumulated ``index``, a Gemini thought signature, a cache marker, a
 custom-tool call kept opaque) by the full reading and writing; and a message's calls
 written to its ``tool_calls`` (or deprecated ``function_call``) field."""
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
+from chatcodec._providers.openai_chat.plain_parts import plain_call
 from chatcodec.codec_kit import (
     COMMON_TOOL_NAMES,
     PLAIN_TOOL_USE,
@@ -110,22 +112,6 @@ def encode_custom_call(part: Part, losses: LossRecorder, steps: Steps, *, respon
     why = "OpenAI tool calls take no cache breakpoint"
     cache_control.write(call, part.get("cache_control"), metadata, losses, steps, why=why)
     return call
-
-
-def plain_call(call: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The ``tool_use`` part of a plain call (``id``, ``type: function`` and a function of
-    ``name`` and argument text: nothing for a bag), or None."""
-    if len(call) != 3 or call.get("type") != "function":
-        return None
-    function: Any = call.get("function")  # per call: a type test inline, not a TypeGuard's frame
-    if (
-        function.__class__ is not dict
-        or len(function) != 2
-        or type(function.get("arguments")) is not str
-        or "name" not in function
-    ):
-        return None
-    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
 
 
 def plain_call_wire(part: Part, name: str) -> dict[str, Any]:
