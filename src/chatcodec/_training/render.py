@@ -221,7 +221,8 @@ def render_shaped(
         segments=found,
     )
     looked_from = rendered_check.message_starts(len(messages), ends, origins)
-    rendered_check.check_rendered(messages, text, recorder, shaper.lost, looked_from)
+    rendered_ends = rendered_check.message_ends(len(messages), ends, origins)
+    rendered_check.check_rendered(messages, text, recorder, shaper.lost, looked_from, ends=rendered_ends)
     marks = _Marks(
         ends,
         origins,
