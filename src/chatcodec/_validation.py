@@ -9,6 +9,7 @@ Data that is canonical by construction (codec output) is validated by
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,7 +23,6 @@ from chatcodec._dialects.reader import read_message, read_messages, read_request
 from chatcodec._errors import PayloadError, ValidationError, as_chatcodec_error, rule_error
 from chatcodec._model.messages import MESSAGE_ADAPTER, MESSAGES_ADAPTER, AnyMessage
 from chatcodec._model.request import ChatRequest
-from chatcodec._model.response import ChatResponse
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import parse_json, too_deep
 from chatcodec._public_label import shown_as
@@ -73,9 +73,16 @@ def _parsed(data: object) -> object:
 def _reader_for(model: type[BaseModel]) -> Reader | None:
     if issubclass(model, ChatRequest):
         return read_request
-    if issubclass(model, ChatResponse):
-        return read_response
+    if _RESPONSE_MODELS in sys.modules:  # a class derives from ChatResponse only once it is loaded
+        from chatcodec._model.response import ChatResponse
+
+        if issubclass(model, ChatResponse):
+            return read_response
     return None
+
+
+_RESPONSE_MODELS = "chatcodec._model.response"
+"""Not imported to ask of another model (a render validates tools and messages, no response)."""
 
 
 def validate_model(model: type[ModelT], data: object) -> ModelT:

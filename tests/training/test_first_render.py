@@ -4,6 +4,7 @@ same losses)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -96,13 +97,15 @@ _NOT_FOR_A_LIST = (
     "chatcodec._conversion",
     "chatcodec._detect",
     "chatcodec._harness_roles",
+    "chatcodec._model.response",
+    "chatcodec._model.response_fields",
     "chatcodec._row_dialects.dialects",
     "chatcodec._row_dialects.sessions",
     "chatcodec._schema",
     "chatcodec._training.origins",
 )
 """What a render of a list of messages does not use: the wire readers, the conversion path they
-decode with, the row dialects, the schema export."""
+decode with, the row dialects, the schema export, the response models."""
 
 
 def test_a_first_render_of_a_list_loads_no_wire_reader_and_renders_as_this_process_does() -> None:
@@ -130,3 +133,24 @@ def test_a_named_source_still_reads_its_wire() -> None:
     from_wire = chatcodec.render(body, source="openai-chat", template="qwen3-training", on_loss="ignore")
     from_list = chatcodec.render(AGENT_LOOP[1:], tools=TOOLS, template="qwen3-training", on_loss="ignore")
     assert from_wire.text == from_list.text
+
+
+def test_every_canonical_default_factory_is_a_python_function() -> None:
+    """pydantic asks a default factory's signature when it builds a validator, and a built-in's
+    (``list``) is parsed from its text by ``tokenize``, whose pattern a process compiles the first
+    time it is asked: a first render paid it at its first validator. A Python function's
+    signature is read from its code."""
+    from pydantic import BaseModel
+
+    from chatcodec._model import content, messages, request, response, response_fields, stream_events, tools
+
+    factories = [
+        (model.__name__, name, field.default_factory)
+        for module in (content, messages, request, response, response_fields, stream_events, tools)
+        for model in vars(module).values()
+        if isinstance(model, type) and issubclass(model, BaseModel)
+        for name, field in model.model_fields.items()
+        if field.default_factory is not None
+    ]
+    assert len(factories) >= 5
+    assert [found for found in factories if not inspect.isfunction(found[2])] == []

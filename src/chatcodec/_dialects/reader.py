@@ -84,8 +84,8 @@ from chatcodec._dialects.repeated_calls import calls_once
 from chatcodec._dialects.state import with_provider_state
 from chatcodec._dialects.tool_calls import checked_tool_calls, nested, plain, plain_calls
 from chatcodec._dialects.tools import read_tools
+from chatcodec._model.choice_shorthand import with_single_message_shorthand
 from chatcodec._model.request import with_system_shorthand
-from chatcodec._model.response import with_single_message_shorthand
 from chatcodec._narrow import as_dict, as_list
 
 _CARRIED = frozenset({"cache_control", "provider_metadata"})

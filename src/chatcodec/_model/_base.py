@@ -151,9 +151,16 @@ def _is_empty(value: object) -> bool:
     return isinstance(value, list | dict) and not value
 
 
+def _no_items() -> list[Any]:
+    """A new empty list, from a function rather than ``list`` itself: pydantic asks a default
+    factory's signature, and a built-in's is parsed from its text with ``tokenize``, whose
+    pattern a process compiles the first time it is asked (at its first validator build)."""
+    return []
+
+
 def omitted_when_empty() -> Any:
     """Field default for lists: empty, and left out of dumps when empty."""
-    return Field(default_factory=list, exclude_if=_is_empty)
+    return Field(default_factory=_no_items, exclude_if=_is_empty)
 
 
 def false_by_default() -> Any:

@@ -8,8 +8,6 @@ input shapes (OpenAI ``image_url`` and ``input_audio`` parts, Anthropic-style
 :mod:`chatcodec._dialects.reader` at the API boundary, before validation.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Literal, Self, TypeAlias

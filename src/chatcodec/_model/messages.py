@@ -14,8 +14,6 @@ part); the default, ``"preserve"``, emits what was given. A :class:`TextMessage`
 completion text and always dumps as a string.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
 
 from pydantic import (

@@ -1,7 +1,5 @@
 """The canonical chat request: everything a caller asks of a model, provider-free."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import (

@@ -14,9 +14,9 @@ from chatcodec._model._base import (
     TaggedOn,
     omitted_when_none,
 )
+from chatcodec._model.choice_shorthand import with_single_message_shorthand
 from chatcodec._model.messages import AssistantMessage
 from chatcodec._model.response_fields import FinishReason, TokenLogprob, Usage
-from chatcodec._narrow import as_dict
 from chatcodec._public_label import shown_as
 
 
@@ -77,26 +77,6 @@ class ChatResponse(CanonicalModel):
     def finish_reason(self) -> FinishReason | None:
         """The first choice's finish reason."""
         return self.choices[0].finish_reason
-
-
-def with_single_message_shorthand(fields: dict[str, Any]) -> dict[str, Any]:
-    """``fields`` with ``message`` (and ``finish_reason``) turned into the single choice,
-    unless ``choices`` is given too (then the schema reports the stray keys). A message
-    given as a dict may leave out its ``role``."""
-    if "message" not in fields or "choices" in fields:
-        return fields
-    rest = {key: value for key, value in fields.items() if key not in ("message", "finish_reason")}
-    message: object = fields["message"]
-    untagged = as_dict(message)
-    if untagged is not None and "role" not in untagged:
-        # The constructor's shorthand, like ``AssistantMessage(content=...)``: the one role a
-        # response message can have. ``model_validate`` takes tagged canonical data only.
-        message = {"role": "assistant", **untagged}
-    choice: dict[str, object] = {"message": message}
-    if fields.get("finish_reason") is not None:
-        choice["finish_reason"] = fields["finish_reason"]
-    rest["choices"] = [choice]
-    return rest
 
 
 def validate_response(data: dict[str, Any]) -> ChatResponse:

@@ -1,7 +1,5 @@
 """Tool definitions and tool choice."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import ConfigDict, Field, JsonValue, model_validator

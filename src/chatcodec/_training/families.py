@@ -13,7 +13,6 @@ is that family (its stored profile, no probing); any other is read by
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import json
 import os
@@ -148,6 +147,8 @@ def suggestion(name: str) -> str | None:
     within = [family for family in families() if _plain(family) in plain]
     if within:
         return max(within, key=len)
+    import difflib  # a misspelt name only
+
     close = difflib.get_close_matches(name.lower(), families(), n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -15,7 +15,6 @@ below the bound, and a hostile one's far above it.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from typing import Any, Final, cast
@@ -133,6 +132,8 @@ def format_size(template: str, args: tuple[Any, ...], kwargs: Mapping[str, Any],
     width and precision (a width given by another field counts the largest number given)."""
     numbers = [value for value in (*args, *kwargs.values()) if isinstance(value, int)]
     largest = max(numbers, default=0)
+    import string  # a template calling ``format`` only
+
     size, auto = 0, 0
     try:
         fields = list(string.Formatter().parse(template))
