@@ -310,3 +310,31 @@ def test_a_tool_results_own_name_beside_another_message_name_is_reported() -> No
     body = chatcodec.encode_request("langchain", request, losses=losses, on_loss="ignore")
     assert body["messages"][2]["data"]["name"] == "lookup"
     assert losses == []
+
+
+def test_a_cache_marker_on_a_tool_call_is_reported() -> None:
+    """A LangChain ``tool_call`` has no place for a cache marker: the writer says so at the part
+    (it dropped it silently; the stored-history laws found it)."""
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": "c1",
+                            "name": "f",
+                            "arguments": "{}",
+                            "cache_control": {"type": "ephemeral"},
+                        }
+                    ],
+                },
+            ]
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
+    assert written["messages"][1]["data"]["tool_calls"][0]["id"] == "c1"
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0].cache_control", "cache_control")]

@@ -47,6 +47,8 @@ def encode_calls(
         bag = KIT.claim(context.losses, part.get("provider_metadata"), where)
         if part.get("kind", "function") != "function":
             context.losses.add((*where, "kind"), "custom tool call", "LangChain calls take JSON arguments; sent as one")
+        if part.get("cache_control") is not None:
+            context.losses.add((*where, "cache_control"), "cache_control", "LangChain tool calls keep no cache marker")
         raw = bag.pop("_invalid", None)
         args = _parsed(part.get("arguments") or "")
         if raw is not None or args is None:
