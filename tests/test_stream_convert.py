@@ -273,30 +273,28 @@ def test_mid_stream_error_events_in_each_shape() -> None:
 # --- warm-up ---------------------------------------------------------------------
 
 _COLD = """
-import json, sys, time, warnings
+import json, sys, warnings
 warnings.simplefilter("ignore")
 import chatcodec
 if sys.argv[1] == "warm":
     chatcodec.warm_up()
 request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-start = time.perf_counter()
+before = set(sys.modules)
 chatcodec.convert_request(request, source="openai-chat", target="anthropic")
-first = time.perf_counter() - start
-start = time.perf_counter()
-chatcodec.convert_request(request, source="openai-chat", target="anthropic")
-print(json.dumps([first, time.perf_counter() - start]))
+print(json.dumps(sorted(name for name in set(sys.modules) - before if name.startswith("chatcodec"))))
 """
 
 
-def test_warm_up_makes_the_first_conversion_as_fast_as_the_second() -> None:
+def test_warm_up_leaves_the_first_conversion_nothing_to_load() -> None:
+    """What a first conversion pays once (chatcodec's modules imported, a direct path among
+    them) is paid by ``warm_up``: after it the first conversion imports no chatcodec module.
+    Counted by the modules, not timed (a loaded machine moves any time)."""
     source = str(Path(chatcodec.__file__).parent.parent)
-    runs = {}
+    loaded = {}
     for mode in ("cold", "warm"):
         result = subprocess.run(
             [sys.executable, "-c", _COLD, mode], capture_output=True, text=True, check=True, env={"PYTHONPATH": source}
         )
-        runs[mode] = json.loads(result.stdout)
-    cold_first, _ = runs["cold"]
-    warm_first, warm_second = runs["warm"]
-    assert warm_first < cold_first / 5  # measured: about 600 ms cold, under 1 ms warmed
-    assert warm_first < max(20 * warm_second, 0.02)
+        loaded[mode] = json.loads(result.stdout)
+    assert "chatcodec._direct.openai_chat_to_anthropic" in loaded["cold"]
+    assert loaded["warm"] == []
