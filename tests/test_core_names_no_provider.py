@@ -40,9 +40,9 @@ the list only shrinks:
 - ``_frameworks/google_adk/content.py``, ``testing/_laws/built_in/google_adk.py``: an ADK event's
   content is a Gemini ``Content``, read and written by the ``gemini`` codec (through the public
   ``get_codec``), so the format's rewrites of a conversation are Gemini's.
-- ``_direct/<source>_to_<target>.py``, ``_direct/table.py``: a direct path writes one pair in one pass
-  by calling both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both
-  (``openai_chat_to_anthropic_top.py`` too, its top level, field by field);
+- ``_direct/<source>_to_<target>.py`` (or a package of that name, a module per job: the messages, the
+  top level field by field), ``_direct/table.py``: a direct path writes one pair in one pass by calling
+  both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both;
   ``_direct/openai_chat_source.py``, what every direct path from OpenAI Chat admits, names its source.
 - ``_first_names.py``, the ``FIRST_NAMES`` table: the names people type for a format (``openai``,
   ``claude``), each mapped to the registry names it may mean, for "did you mean".
@@ -83,9 +83,9 @@ ALLOWED_MODULES: dict[str, str] = {
     "testing/_laws/built_in/google_adk.py": "an ADK event's content is Gemini's: its rewrites are Gemini's",
     "_row_dialects/sessions.py": "a harness's session file holds the wire it spoke (Claude Code's Anthropic "
     "messages, Codex's Responses items), read by that format's codec",
-    "_direct/openai_chat_to_anthropic.py": "a direct path writes one pair in one pass by calling both folders' own "
-    "per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/openai_chat_to_anthropic_top.py": "the top level of that direct path, written by calling both "
+    "_direct/openai_chat_to_anthropic/messages.py": "a direct path writes one pair in one pass by calling both "
+    "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/openai_chat_to_anthropic/top_level.py": "the top level of that direct path, written by calling both "
     "folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both folders' own "
     "per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",

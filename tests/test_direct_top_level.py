@@ -1,5 +1,5 @@
 """The OpenAI Chat -> Anthropic direct path's top level for the usual agent request
-(``_direct/openai_chat_to_anthropic_top.py``): a model, function tools, a ``tool_choice``, a
+(``_direct/openai_chat_to_anthropic/top_level.py``): a model, function tools, a ``tool_choice``, a
 limit, ``stream``, written by each field's rules with the tools from one ``marshal`` text once
 written. What it gives is what the canonical path (the oracle) gives, row after row of the
 same tools (the first reads them, the next take them as written); any other top level goes
@@ -15,8 +15,8 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct import openai_chat_to_anthropic
-from chatcodec._direct.openai_chat_to_anthropic_top import write_tools
+from chatcodec._direct.openai_chat_to_anthropic import messages as openai_chat_to_anthropic
+from chatcodec._direct.openai_chat_to_anthropic.top_level import write_tools
 from chatcodec._direct.table import canonical_only
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat.tools import FRONT_KEY

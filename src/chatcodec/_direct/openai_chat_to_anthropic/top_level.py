@@ -2,7 +2,7 @@
 agent sends every step: a model, function tools, a ``tool_choice`` (and
 ``parallel_tool_calls``), one token limit, maybe ``stream``.
 
-The pair's direct path (:mod:`.openai_chat_to_anthropic`) writes the messages in one pass;
+The pair's direct path (:mod:`.messages`) writes the messages in one pass;
 the top level around them was the canonical reader's and writer's whole request code, run on
 the body without its messages: some ninety calls, each once a request (cold where a request is
 a process's first of its shape). Here a body of those fields alone (:func:`usual`, proved as
