@@ -1,0 +1,149 @@
+"""The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
+model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
+maybe ``stream``. Shared by the direct paths from OpenAI Chat whose top level is written
+directly (:mod:`.openai_chat_to_anthropic.top_level`, :mod:`.openai_chat_to_openai_responses.top_level`).
+
+The general top level of a direct path is the canonical reader's and writer's whole request
+code, run on the body without its messages: some ninety calls, each once a request (cold where
+a request is a process's first of its shape). A body of these fields alone is proved here as
+the reader's closed front checks them and read as its reader reads them (the model, the limit,
+the flags; the tools recalled from the memory of tool readings, keyed by the caller's own list,
+:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), so each pair writes it by the
+rules of each field, each called where it lives. Any other body goes the general top level.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from chatcodec._providers.kit.remembered_tools import written_whole
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._providers.openai_chat.tools import FRONT_KEY
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.contract.target_rules import ProviderRules
+
+
+_USUAL = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_completion_tokens",
+        "max_tokens",
+        "stream",
+    }
+)
+"""The fields of the usual agent request, all this top level writes."""
+_FLAGS = ("parallel_tool_calls", "stream")
+"""The usual fields that are ``true`` or ``false``, read as they are."""
+_CHOICES = frozenset({"auto", "none", "required"})
+"""The ``tool_choice`` strings the closed front takes."""
+_NESTED = "function"
+"""The key of a wire tool's object that holds its schema (the memory's ``nested``)."""
+
+
+class Usual:
+    """A body of the usual fields, proved (:func:`usual`): its canonical top level so far (the
+    model, the limit, ``stream``), its tools as written before (``written``, a new copy) or
+    else as read (``read``, the reader's canonical tools) with their ``marshal`` text, and the
+    writer's rules."""
+
+    __slots__ = ("canonical", "read", "rules", "text", "written")
+
+    def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
+        self.canonical = canonical
+        self.rules = rules
+        self.written: list[dict[str, Any]] | None = None
+        self.read: list[dict[str, Any]] | None = None
+        self.text = b""
+
+
+def usual(payload: dict[str, Any], noted: Reading, write_tools: object, rules: ProviderRules | None) -> Usual | None:
+    """``payload`` proved the usual agent request, as the reader's closed front would check
+    each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the tools
+    found written before by ``write_tools`` (the pair's writing of them, the memory's key),
+    else recalled, else checked by the front itself and read by the reader into ``noted``),
+    the target writer's ``rules`` kept for its target rules; None for any other, with
+    nothing recorded. The pair checks first that its writer is the built-in one."""
+    if not _USUAL.issuperset(payload) or None in payload.values():
+        return None  # a field sent as null is kept in the bag and reported: the general top level's
+    canonical = _settings(payload)
+    if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
+        return None
+    found = Usual(canonical, rules)
+    tools = payload.get("tools")
+    if tools is None:
+        return found
+    if tools.__class__ is not list or not tools:
+        return None
+    found.written, text = written_whole(tools, FRONT_KEY, write_tools)
+    if text is None:
+        return None
+    found.text = text
+    if found.written is None:
+        found.read = _read_tools(tools, text, noted)
+        if found.read is None:
+            return None  # tools the front refuses: the general top level's, which says why
+    return found
+
+
+def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The canonical model, limit and flags of a usual request's ``payload``, proved as
+    the closed front checks them (exact types) and read as the reader reads them (a limit of
+    1 or more is the canonical one: one key of the two, the other absent); None for others."""
+    model = payload.get("model")
+    if model.__class__ is not str:
+        return None
+    canonical: dict[str, Any] = {"model": model}
+    if "max_completion_tokens" in payload and "max_tokens" in payload:
+        return None
+    limit = payload.get("max_completion_tokens", payload.get("max_tokens"))
+    if limit is not None:
+        if limit.__class__ is not int or limit < 1:
+            return None
+        canonical["max_tokens"] = limit
+    for key in _FLAGS:  # the same name and value in canonical
+        flag = payload.get(key)
+        if flag is not None:
+            if flag.__class__ is not bool:
+                return None
+            canonical[key] = flag
+    return canonical
+
+
+def _read_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
+    """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text),
+    as its front and reader take them: recalled from the memory of tool readings, else the
+    front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
+    canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
+    if canonical is not None:
+        return canonical
+    copy = COMMON_REQUEST.validate({"messages": [], "tools": tools})
+    if copy is None:
+        return None
+    start = len(noted.own)
+    canonical = FRONT_KEY(copy["tools"], noted)
+    noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
+    return canonical
+
+
+def _chosen(choice: object) -> bool:
+    """Whether ``choice`` is a ``tool_choice`` the closed front takes and the reader reads as
+    a canonical choice: one of its strings, or a named function and nothing else."""
+    if choice.__class__ is str:
+        return choice in _CHOICES
+    if choice.__class__ is not dict:
+        return False
+    named = cast("dict[str, Any]", choice)
+    function: Any = named.get("function")
+    return (
+        len(named) == 2
+        and named.get("type") == "function"
+        and function.__class__ is dict
+        and len(function) == 1
+        and function.get("name").__class__ is str
+    )
