@@ -94,9 +94,9 @@ def test_a_new_body_with_tools_read_before_is_converted_as_with_an_empty_memory(
     checks = _Checks(monkeypatch)
     first = _convert(_body("first row"), target)
     second = _convert(_body("second row"), target)
-    # into Anthropic the direct top level proves the usual request's other fields itself:
-    # the front is asked about the tools alone, and only until they are recalled
-    unchecked = 0 if target == "anthropic" else 1
+    # into Anthropic and Responses the direct top level proves the usual request's other fields
+    # itself: the front is asked about the tools alone, and only until they are recalled
+    unchecked = 0 if target in {"anthropic", "openai-responses"} else 1
     assert (answers.count, checks.checked, checks.unchecked) == (1, 1, unchecked)
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     assert second == _convert(_body("second row"), target)

@@ -15,6 +15,7 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
+from chatcodec._direct import openai_chat_usual
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
 from chatcodec.options import OpenAIResponsesOptions
@@ -57,9 +58,12 @@ _LOSSY: list[dict[str, Any]] = [
 ]
 
 
-def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A new body, as a row parsed anew (its tools a copy)."""
-    return {"model": "gpt-5", "messages": [{"role": "user", "content": text}], "tools": copy.deepcopy(tools or _TOOLS)}
+def _body(text: str, tools: list[dict[str, Any]] | None = None, *, usual: bool = False) -> dict[str, Any]:
+    """A new body, as a row parsed anew (its tools a copy). Not ``usual``: with a ``user``,
+    which the direct path's top level for the usual request leaves to the writer's own
+    (``_direct/openai_chat_to_openai_responses/top_level.py``), whose memory these tests count."""
+    body = {"model": "gpt-5", "messages": [{"role": "user", "content": text}], "tools": copy.deepcopy(tools or _TOOLS)}
+    return body if usual else {**body, "user": "row"}
 
 
 def _convert(body: dict[str, Any], options: OpenAIResponsesOptions | None = None) -> tuple[Any, list[Loss]]:
@@ -139,3 +143,26 @@ def test_tools_written_with_a_loss_are_written_anew_each_time(monkeypatch: pytes
     assert [len(losses) for _, losses in rows] == [3, 3, 3]
     assert rows[2][1] == rows[0][1]
     assert rows[2][0]["tools"] == rows[0][0]["tools"]
+
+
+def test_the_usual_request_takes_its_tools_written_whole_from_the_second_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The usual agent request's top level (no setting beyond the usual ones) keeps the tools as
+    written whole, one ``marshal`` text beside their reading: the second row takes them, a copy
+    the caller may change, and gives what an empty memory gives."""
+    hits: list[bool] = []
+    written_whole = openai_chat_usual.written_whole
+
+    def counted(tools: Any, key: object, writer: object) -> Any:
+        found = written_whole(tools, key, writer)
+        hits.append(found[0] is not None)
+        return found
+
+    monkeypatch.setattr(openai_chat_usual, "written_whole", counted)
+    rows = [_convert(_body(f"row {index}", usual=True)) for index in range(3)]
+    assert hits == [False, True, True]
+    rows[1][0]["tools"][0]["parameters"]["properties"].clear()  # the caller's own copy
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    fresh = _convert(_body("row 2", usual=True))
+    assert rows[2] == fresh
+    assert fresh[0]["tools"][0]["parameters"]["properties"] == {"path": {"type": "string"}}
+    assert [tool["name"] for tool in fresh[0]["tools"]] == ["read_file", "edit", "no_parameters"]

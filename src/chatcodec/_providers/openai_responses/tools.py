@@ -200,14 +200,18 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     wire.pop("tools", None)
     functions, built_in = request.get("tools"), request.get("provider_tools")
     if functions or built_in or bag.get("_empty_tools"):
-        option = context.option(STRICT_SCHEMA_OPTION)  # asked once, not per tool
         tools = _ordered(
-            _encode_functions(functions or [], context, option),
+            encode_functions(functions or [], context),
             _built_in(built_in or (), losses),
             as_list(bag.get("_tool_order")),
         )
         if tools or bag.get("_empty_tools"):
             wire["tools"] = tools
+    encode_choice(request, wire, losses)
+
+
+def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    """Write ``tool_choice`` and ``parallel_tool_calls`` (a direct path's top level calls it too)."""
     choice = request.get("tool_choice")
     if choice is not None:
         kind = choice.get("type", "auto")
@@ -251,11 +255,12 @@ SENT_AS_IS = COMMON_TOOL_NAMES.accepted
 """Tool names OpenAI's rule took as they are: a loop may look a name up here first."""
 
 
-def _encode_functions(functions: list[dict[str, Any]], context: EncodeContext, option: object) -> list[dict[str, Any]]:
+def encode_functions(functions: list[dict[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
     """The function tools, as :func:`_encode_tool` writes each: the same tools recalled by
     the conversion's reading (an agent's every request) are written as this writer wrote
-    them before with no loss (``option`` part of the key), from the memory of tool readings
-    (:meth:`~chatcodec._providers.contract.context.Reading.written_tools`)."""
+    them before with no loss (the :data:`STRICT_SCHEMA_OPTION`'s value part of the key), from
+    the memory of tool readings (:meth:`~chatcodec._providers.contract.context.Reading.written_tools`)."""
+    option = context.option(STRICT_SCHEMA_OPTION)  # asked once, not per tool
     reading = context.reading
     key = (_encode_tool, option)
     if reading is not None:

@@ -20,9 +20,10 @@ source as given, so the output and the losses are the same either way, and the s
 copy of each screenshot's data) is not needed. The canonical path splits them; the tests
 hold the two equal.
 
-The top level (model, tools, settings, target rules) is the canonical reader's and
-writer's, run on the body without its messages; the Responses writer takes the items
-written here as its ``input`` (:class:`DirectReading`).
+The top level of the usual agent request (model, tools, tool choice, a limit, ``stream``) is
+written by its fields' rules (:mod:`.top_level`); any other top level (model, tools, settings,
+target rules) is the canonical reader's and writer's, run on the body without its messages,
+where the Responses writer takes the items written here as its ``input`` (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written, and so is one a rule
 refuses on the way: the canonical path converts it whole, and says what it refuses.
@@ -42,6 +43,7 @@ from chatcodec._direct.openai_chat_source import (
     without_name,
     write_directly,
 )
+from chatcodec._direct.openai_chat_to_openai_responses.top_level import usual, write
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -89,7 +91,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
+    if found is None:
+        return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    try:
+        return write(payload, found, recorder, noted, admission)
+    except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
+        return None
 
 
 def write_items(

@@ -1,0 +1,97 @@
+"""OpenAI Chat -> OpenAI Responses, the request's top level written directly for the request an
+agent sends every step: a model, function tools, a ``tool_choice`` (and
+``parallel_tool_calls``), one token limit, maybe ``stream``.
+
+The pair's direct path (:mod:`.messages`) writes the messages as ``input`` items in one pass.
+A body of the usual fields alone (:func:`usual`, proved as the reader's closed front checks
+them: :mod:`chatcodec._direct.openai_chat_usual`) is written here by the rules of each field,
+each called where it lives, in the order and places the Responses writer's ``encode_request``
+gives them: the reader's ``decode_tool_choice``, the writer's ``encode_functions`` (the tools)
+and ``encode_choice``, the target rules. The tools an agent sends with every request are
+written once: the written list is kept beside their reading as one ``marshal`` text when it
+was written with no loss, and a request of the same tools takes one ``loads`` of it.
+
+Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
+and a rule that raises on the way hands the conversion to the canonical path, the oracle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._direct.openai_chat_source import admitted_origins
+from chatcodec._direct.openai_chat_usual import Usual
+from chatcodec._direct.openai_chat_usual import usual as usual_request
+from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import apply_target_rules
+from chatcodec._providers.kit.remembered_tools import remember_written_whole
+from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
+from chatcodec._providers.openai_responses import tools as responses_tools
+from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
+
+if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._direct.openai_chat_source import Admission
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.contract.context import Reading
+
+TARGET = "openai-responses"
+
+
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
+    """``payload`` proved the usual agent request (:func:`~.openai_chat_usual.usual`), for the
+    built-in Responses writer (``writer``: its own tools role); None for any other."""
+    if not isinstance(writer, ProviderCodec) or writer.tools is not responses_tools:
+        return None  # a kit in the built-in's place writes its own way
+    return usual_request(payload, noted, write_tools, writer.rules)
+
+
+def write(
+    payload: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, admission: Admission
+) -> dict[str, Any]:
+    """The Responses body of ``payload``, a usual request (``found``), its losses in
+    ``recorder``: ``model``, the ``input`` items the pair's pass writes (``noted``, the pair's
+    reading, carries them), ``max_output_tokens``, ``stream``, ``tools``, ``tool_choice``,
+    ``parallel_tool_calls``, then the target rules. A rule may raise: the caller hands the
+    conversion back."""
+    canonical = found.canonical
+    if "tool_choice" in payload:
+        decode_tool_choice(payload, canonical)
+    context = EncodeContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=canonical["model"],
+        options=NO_OPTIONS,
+        rules=found.rules,
+        for_request=True,
+        holds=set(),  # what the target rules look for, noted as written
+        reading=noted,
+    )
+    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    items: list[dict[str, Any]] = noted.direct_items(context)  # type: ignore[attr-defined]
+    wire: dict[str, Any] = {"model": canonical["model"], "input": items}
+    if "max_tokens" in canonical:
+        wire["max_output_tokens"] = canonical["max_tokens"]
+    if "stream" in canonical:
+        wire["stream"] = canonical["stream"]
+    if found.written is not None:
+        wire["tools"] = found.written
+    elif found.read is not None:
+        wire["tools"] = write_tools(found.read, found.text, context)
+    encode_choice(canonical, wire, recorder)
+    recorder.renumber(None)  # the rules name places in the body, not in the input converted
+    recorder.trace(None)
+    apply_target_rules(wire, context, request=canonical)
+    return wire
+
+
+def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:
+    """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
+    writing remembered by the caller's tools' ``text`` when it noted no loss
+    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    losses = context.losses.count()
+    wire = encode_functions(canonical, context)
+    if context.losses.count() == losses:
+        remember_written_whole(text, FRONT_KEY, write_tools, wire)
+    return wire
