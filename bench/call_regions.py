@@ -73,6 +73,32 @@ STEPS = (
 """The steps of an OpenAI Chat -> Anthropic conversion on its direct path, each named where its
 caller looks it up (a module's global, a class's method)."""
 
+_A2OC = "chatcodec._direct.anthropic_to_openai_chat"
+A2OC_STEPS = (
+    "chatcodec._api:get_codec",
+    "chatcodec._api:direct_path",
+    "chatcodec._losses:LossRecorder.settle",
+    f"{_A2OC}.messages:admitted",
+    f"{_A2OC}.messages:proved",
+    f"{_A2OC}.messages:read_request_data",
+    f"{_A2OC}.messages:trace_source",
+    f"{_A2OC}.messages:write_request_data",
+    f"{_A2OC}.messages:DirectReading.direct_messages",
+    f"{_A2OC}.messages:encode_plain_message",
+    f"{_A2OC}.messages:encode_tool_message",
+    f"{_A2OC}.messages:decode_user_turn",
+    "chatcodec._providers.contract.provider_codec:ProviderCodec.read_request",
+    "chatcodec._providers.contract.provider_codec:ProviderCodec.write_request",
+    "chatcodec._providers.contract.provider_codec:ProviderCodec._encode_context",
+    "chatcodec._providers.contract.provider_codec:apply_target_rules",
+    "chatcodec._providers.kit.closed_schema:LazyValidator.validate",
+    "chatcodec._providers.contract.context:recall",
+)
+"""The steps of an Anthropic -> OpenAI Chat conversion on its direct path."""
+
+PAIR_STEPS = {"openai-chat->anthropic": STEPS, "anthropic->openai-chat": A2OC_STEPS}
+"""The default steps of each pair (``--at`` names others)."""
+
 EMPTY, WHOLE = "<dump>", "convert_request"
 
 
@@ -196,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--held-out", default=None, help="a held-out session's kind (bench/held_out.py) instead")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--warm", type=int, default=2, help="conversions before the counted one")
-    parser.add_argument("--at", nargs="+", default=list(STEPS), help="module:function or module:Class.method")
+    parser.add_argument("--at", nargs="+", default=None, help="module:function or module:Class.method (default: the pair's)")
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:
@@ -210,7 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     shape = arguments.held_out or arguments.shape
     print(f"| {arguments.pair}, {shape}, {arguments.steps} steps, after {arguments.warm} | calls | k | own, k |")
     print("| --- | --- | --- | --- |")
-    for step in count(source, target, bodies, arguments.at):
+    at = arguments.at or list(PAIR_STEPS.get(arguments.pair, STEPS))
+    for step in count(source, target, bodies, at):
         print(f"| {step.name} | {step.calls} | {step.inclusive / 1000:.1f} | {step.own / 1000:.1f} |")
     return 0
 

@@ -88,8 +88,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_chat_to_anthropic/top_level.py": "the top level of that direct path, written by calling both "
     "folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both folders' own "
-    "per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
+    "_direct/anthropic_to_openai_chat/messages.py": "a direct path writes one pair in one pass by calling both "
+    "folders' own per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_chat_to_openai_responses/messages.py": "a direct path writes one pair in one pass by calling both "
