@@ -1,7 +1,8 @@
-"""The OpenAI Chat -> Anthropic direct path's top level for the usual agent request
-(``_direct/openai_chat_to_anthropic/top_level.py``): a model, function tools, a ``tool_choice``, a
-limit, ``stream``, written by each field's rules with the tools from one ``marshal`` text once
-written. What it gives is what the canonical path (the oracle) gives, row after row of the
+"""The direct paths' top level for the usual agent request from OpenAI Chat, into Anthropic
+and into Responses (``_direct/openai_chat_to_*/top_level.py``, the proof shared:
+``_direct/openai_chat_usual.py``): a model, function tools, a ``tool_choice``, a limit,
+``stream``, a ``temperature`` or ``top_p``, written by each field's rules with the tools from
+one ``marshal`` text once written. What it gives is what the canonical path (the oracle) gives, row after row of the
 same tools (the first reads them, the next take them as written); any other top level goes
 the general one."""
 
@@ -17,6 +18,7 @@ import chatcodec
 from chatcodec import Loss
 from chatcodec._direct.openai_chat_to_anthropic import messages as openai_chat_to_anthropic
 from chatcodec._direct.openai_chat_to_anthropic.top_level import write_tools
+from chatcodec._direct.openai_chat_to_openai_responses import messages as openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
@@ -59,29 +61,34 @@ def _body(tools: list[dict[str, Any]] | None = _TOOLS, **fields: Any) -> dict[st
     return {**body, **fields}
 
 
-def _convert(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+def _convert(body: dict[str, Any], target: str = "anthropic") -> tuple[dict[str, Any], list[Loss]]:
     losses: list[Loss] = []
-    out = chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
+    out = chatcodec.convert_request(body, source="openai-chat", target=target, on_loss="ignore", losses=losses)
     return out, losses
 
 
-def _canonical(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+def _canonical(body: dict[str, Any], target: str = "anthropic") -> tuple[dict[str, Any], list[Loss]]:
     with canonical_only():
-        return _convert(body)
+        return _convert(body, target)
+
+
+_PAIRS = {"anthropic": openai_chat_to_anthropic, "openai-responses": openai_chat_to_openai_responses}
+"""Each target with a direct top level from OpenAI Chat, and its pair's messages module."""
 
 
 class _General:
     """How many bodies went the pair's general top level (the canonical reader's and writer's)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, target: str = "anthropic") -> None:
         self.count = 0
-        general = openai_chat_to_anthropic.write_directly
+        pair = _PAIRS[target]
+        general = pair.write_directly
 
         def counted(*arguments: Any, **keywords: Any) -> dict[str, Any] | None:
             self.count += 1
             return general(*arguments, **keywords)
 
-        monkeypatch.setattr(openai_chat_to_anthropic, "write_directly", counted)
+        monkeypatch.setattr(pair, "write_directly", counted)
 
 
 @pytest.fixture(autouse=True)
@@ -102,18 +109,22 @@ _USUAL: dict[str, dict[str, Any]] = {
     "no parallel calls, no choice": {"parallel_tool_calls": False, "max_tokens": 9},
     "parallel calls on auto": {"parallel_tool_calls": True, "tool_choice": "auto", "max_tokens": 9},
     "no parallel calls on none (reported)": {"parallel_tool_calls": False, "tool_choice": "none", "max_tokens": 9},
+    "a temperature": {"temperature": 0.5, "max_tokens": 9},
+    "a top_p and a temperature, streamed": {"top_p": 0.9, "temperature": 1.0, "stream": True},
+    "a temperature for a reasoning model (a target rule)": {"model": "gpt-5", "temperature": 0.2, "max_tokens": 9},
 }
 
 
+@pytest.mark.parametrize("target", list(_PAIRS))
 @pytest.mark.parametrize("fields", list(_USUAL.values()), ids=list(_USUAL))
 @pytest.mark.parametrize("tools", [_TOOLS, _LOSSY, None], ids=["tools", "lossy tools", "no tools"])
 def test_a_usual_request_is_written_directly_as_the_canonical_path_writes_it(
-    fields: dict[str, Any], tools: list[dict[str, Any]] | None, monkeypatch: pytest.MonkeyPatch
+    fields: dict[str, Any], tools: list[dict[str, Any]] | None, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    general = _General(monkeypatch)
-    rows = [_convert(_body(tools, **fields)) for _ in range(3)]  # read, then as written (or anew: lossy)
+    general = _General(monkeypatch, target)
+    rows = [_convert(_body(tools, **fields), target) for _ in range(3)]  # read, then as written (or anew: lossy)
     assert general.count == 0
-    expected = _canonical(_body(tools, **fields))
+    expected = _canonical(_body(tools, **fields), target)
     assert all(row == expected for row in rows)
     assert list(rows[2][0]) == list(expected[0])  # the writer's order of fields too
 
@@ -127,7 +138,12 @@ def test_a_limit_default_and_a_renamed_tool_are_reported() -> None:
 
 
 _UNUSUAL: dict[str, dict[str, Any]] = {
-    "a sampling setting": {"temperature": 0.5},
+    "a temperature as an integer": {"temperature": 1},
+    "a temperature of true": {"temperature": True},
+    "a temperature of NaN": {"temperature": float("nan")},
+    "a top_p of infinity": {"top_p": float("inf")},
+    "a null temperature": {"temperature": None},
+    "a seed": {"seed": 7},
     "a limit of 0": {"max_completion_tokens": 0},
     "both limits": {"max_completion_tokens": 10, "max_tokens": 10},
     "a limit of true": {"max_tokens": True},
@@ -150,14 +166,17 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.parametrize("target", list(_PAIRS))
 @pytest.mark.parametrize("fields", list(_UNUSUAL.values()), ids=list(_UNUSUAL))
-def test_any_other_top_level_goes_the_general_one(fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    general = _General(monkeypatch)
+def test_any_other_top_level_goes_the_general_one(
+    fields: dict[str, Any], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    general = _General(monkeypatch, target)
     body = {**_body(), **fields}
 
     def converted(convert: Any) -> Any:
         try:
-            return convert(copy.deepcopy(body))
+            return convert(copy.deepcopy(body), target)
         except chatcodec.ChatcodecError as error:
             return type(error), str(error)
 

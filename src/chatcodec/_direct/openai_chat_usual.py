@@ -1,6 +1,6 @@
 """The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
 model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
-maybe ``stream``. Shared by the direct paths from OpenAI Chat whose top level is written
+maybe ``stream``, a ``temperature`` or ``top_p``. Shared by the direct paths from OpenAI Chat whose top level is written
 directly (:mod:`.openai_chat_to_anthropic.top_level`, :mod:`.openai_chat_to_openai_responses.top_level`).
 
 The general top level of a direct path is the canonical reader's and writer's whole request
@@ -14,6 +14,7 @@ rules of each field, each called where it lives. Any other body goes the general
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.kit.remembered_tools import written_whole
@@ -35,11 +36,17 @@ _USUAL = frozenset(
         "max_completion_tokens",
         "max_tokens",
         "stream",
+        "temperature",
+        "top_p",
     }
 )
 """The fields of the usual agent request, all this top level writes."""
 _FLAGS = ("parallel_tool_calls", "stream")
 """The usual fields that are ``true`` or ``false``, read as they are."""
+_SAMPLING = ("temperature", "top_p")
+"""The usual sampling numbers: a finite float is read as it is (the reader's
+``as_sampling_number`` keeps a float; an integer, which it turns into one and marks for its own
+writer, goes the general top level)."""
 _CHOICES = frozenset({"auto", "none", "required"})
 """The ``tool_choice`` strings the closed front takes."""
 _NESTED = "function"
@@ -112,6 +119,12 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
             if flag.__class__ is not bool:
                 return None
             canonical[key] = flag
+    for key in _SAMPLING:
+        number = payload.get(key)
+        if number is not None:
+            if number.__class__ is not float or not isfinite(number):
+                return None
+            canonical[key] = number
     return canonical
 
 

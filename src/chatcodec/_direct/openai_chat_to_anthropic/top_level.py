@@ -1,6 +1,6 @@
 """OpenAI Chat -> Anthropic, the request's top level written directly for the request an
 agent sends every step: a model, function tools, a ``tool_choice`` (and
-``parallel_tool_calls``), one token limit, maybe ``stream``.
+``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``.
 
 The pair's direct path (:mod:`.messages`) writes the messages in one pass. A body of the
 usual fields alone (:func:`usual`, proved as the reader's closed front checks them:
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
 
 TARGET = "anthropic"
+_KNOBS = frozenset({"stream", "temperature", "top_p"})
+"""The usual fields the writer's ``encode_knobs`` writes (its sampling settings and the flag)."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 """The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 
@@ -94,13 +96,13 @@ def begin(
 
 def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicContext) -> dict[str, Any]:
     """``wire`` (:func:`begin`'s) with the pair's ``turns`` (its ``system`` and ``messages``),
-    ``stream``, the cache breakpoints Anthropic takes, and the target rules applied last."""
+    ``stream`` and the sampling settings, the cache breakpoints Anthropic takes, and the target rules applied last."""
     canonical, recorder = found.canonical, context.losses
     system, messages = turns
     if system is not None:
         wire["system"] = system
     wire["messages"] = messages
-    if "stream" in canonical:
+    if not _KNOBS.isdisjoint(canonical):
         encode_knobs(canonical, wire, {}, recorder)
     if context.breakpoints:
         limit_breakpoints(context, reserved=0)

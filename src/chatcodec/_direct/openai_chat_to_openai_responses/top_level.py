@@ -1,15 +1,16 @@
 """OpenAI Chat -> OpenAI Responses, the request's top level written directly for the request an
 agent sends every step: a model, function tools, a ``tool_choice`` (and
-``parallel_tool_calls``), one token limit, maybe ``stream``.
+``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``.
 
 The pair's direct path (:mod:`.messages`) writes the messages as ``input`` items in one pass.
 A body of the usual fields alone (:func:`usual`, proved as the reader's closed front checks
 them: :mod:`chatcodec._direct.openai_chat_usual`) is written here by the rules of each field,
 each called where it lives, in the order and places the Responses writer's ``encode_request``
-gives them: the reader's ``decode_tool_choice``, the writer's ``encode_functions`` (the tools)
-and ``encode_choice``, the target rules. The tools an agent sends with every request are
-written once: the written list is kept beside their reading as one ``marshal`` text when it
-was written with no loss, and a request of the same tools takes one ``loads`` of it.
+gives them: the reader's ``decode_tool_choice``, the writer's ``encode_knobs``,
+``encode_functions`` (the tools) and ``encode_choice``, the target rules. The tools an agent
+sends with every request are written once: the written list is kept beside their reading as
+one ``marshal`` text when it was written with no loss, and a request of the same tools takes
+one ``loads`` of it.
 
 Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
 and a rule that raises on the way hands the conversion to the canonical path, the oracle.
@@ -28,6 +29,7 @@ from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import remember_written_whole
 from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
+from chatcodec._providers.openai_responses.request import encode_knobs
 from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
 
 if TYPE_CHECKING:
@@ -51,10 +53,11 @@ def write(
     payload: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, admission: Admission
 ) -> dict[str, Any]:
     """The Responses body of ``payload``, a usual request (``found``), its losses in
-    ``recorder``: ``model``, the ``input`` items the pair's pass writes (``noted``, the pair's
-    reading, carries them), ``max_output_tokens``, ``stream``, ``tools``, ``tool_choice``,
-    ``parallel_tool_calls``, then the target rules. A rule may raise: the caller hands the
-    conversion back."""
+        ``recorder``: ``model``, the ``input`` items the pair's pass writes (``noted``, the pair's
+        reading, carries them), ``max_output_tokens`` and the sampling settings and ``stream``
+    (``encode_knobs``), ``tools``, ``tool_choice``,
+        ``parallel_tool_calls``, then the target rules. A rule may raise: the caller hands the
+        conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -71,10 +74,7 @@ def write(
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
     items: list[dict[str, Any]] = noted.direct_items(context)  # type: ignore[attr-defined]
     wire: dict[str, Any] = {"model": canonical["model"], "input": items}
-    if "max_tokens" in canonical:
-        wire["max_output_tokens"] = canonical["max_tokens"]
-    if "stream" in canonical:
-        wire["stream"] = canonical["stream"]
+    encode_knobs(canonical, wire)
     if found.written is not None:
         wire["tools"] = found.written
     elif found.read is not None:

@@ -277,12 +277,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     if model is not None:
         wire["model"] = model
     _encode_input(messages, wire, bag, context, custom_calls=custom)
-    if request.get("max_tokens") is not None:
-        wire["max_output_tokens"] = request["max_tokens"]
-    for key in ("temperature", "top_p", "stream"):
-        value = request.get(key)
-        if value is not None:
-            wire[key] = value
+    encode_knobs(request, wire)
     respell_integers(wire, bag)
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
@@ -295,6 +290,17 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         wire["include"] = [ENCRYPTED_REASONING]
     _write_logprobs(request, wire)
     return wire
+
+
+def encode_knobs(request: Mapping[str, Any], wire: dict[str, Any]) -> None:
+    """``max_output_tokens``, ``temperature``, ``top_p`` and ``stream``, each as canonical holds
+    it (a direct path's top level calls it too)."""
+    if request.get("max_tokens") is not None:
+        wire["max_output_tokens"] = request["max_tokens"]
+    for key in ("temperature", "top_p", "stream"):
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
 
 
 def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any]]:
