@@ -60,7 +60,8 @@ STEPS = (
     "chatcodec._direct.openai_chat_to_anthropic.messages:begin",
     "chatcodec._direct.openai_chat_to_anthropic.messages:finish",
     "chatcodec._direct.openai_chat_to_anthropic.messages:DirectReading.direct_turns",
-    "chatcodec._direct.openai_chat_to_anthropic.top_level:written_whole",
+    "chatcodec._direct.openai_chat_usual:written_whole",
+    "chatcodec._direct.openai_chat_usual:_settings",
     "chatcodec._direct.openai_chat_to_anthropic.top_level:encode_required",
     "chatcodec._direct.openai_chat_to_anthropic.top_level:encode_choice",
     "chatcodec._direct.openai_chat_to_anthropic.top_level:apply_target_rules",
@@ -81,6 +82,9 @@ A2OC_STEPS = (
     f"{_A2OC}.messages:admitted",
     f"{_A2OC}.messages:proved",
     f"{_A2OC}.messages:read_request_data",
+    f"{_A2OC}.messages:read_usual",
+    f"{_A2OC}.top_level:decode_tools",
+    f"{_A2OC}.top_level:decode_system",
     f"{_A2OC}.messages:trace_source",
     f"{_A2OC}.messages:write_request_data",
     f"{_A2OC}.messages:DirectReading.direct_messages",
@@ -222,7 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--held-out", default=None, help="a held-out session's kind (bench/held_out.py) instead")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--warm", type=int, default=2, help="conversions before the counted one")
-    parser.add_argument("--at", nargs="+", default=None, help="module:function or module:Class.method (default: the pair's)")
+    parser.add_argument(
+        "--at", nargs="+", default=None, help="module:function or module:Class.method (default: the pair's)"
+    )
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:

@@ -17,7 +17,8 @@ gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_mes
 :mod:`chatcodec._providers.openai_chat.messages`): the argument text and its proof, the
 thinking's verdict, the tool-name rule, the data URL's text, the media moved out of results and
 every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
-writer's, run on the body without its turns; the OpenAI Chat writer takes the messages
+writer's, run on the body without its turns (the usual agent request's read by the reader's
+functions field by field: :mod:`.top_level`); the OpenAI Chat writer takes the messages
 written here in their place (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written (:func:`admitted`): the
@@ -31,6 +32,7 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._direct.anthropic_to_openai_chat.top_level import read_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
@@ -100,7 +102,9 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         turns = validated["messages"]
     noted = DirectReading(None if blocks else system, turns)
     try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
-        canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
+        canonical = read_usual(payload, noted)  # the usual agent request: its top level read directly
+        if canonical is None:
+            canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
         if blocks:  # the reader's canonical system message (decode_system, from the front's copy), written here
             noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)

@@ -94,12 +94,9 @@ def _recalled_client_tools(
     when the same tools were read before (an agent sends them with every request,
     :mod:`~chatcodec._providers.kit.remembered_tools`), else read by :func:`_decode_tool` and
     remembered; None for any other list (read tool by tool)."""
-    if reading is None or not tools:
+    if reading is None or not tools or not client_tools(tools):
         return None
-    for tool in tools:
-        if tool.get("type") not in (None, "custom"):
-            return None
-    read = _read_exact if exact else _read
+    read = read_client_tools if exact else _read
     found, text = reading.recall_tools(tools, read, schema=_SCHEMA)
     if found is None:
         start = len(reading.own)
@@ -108,13 +105,20 @@ def _recalled_client_tools(
     return found
 
 
-def _read_exact(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
-    """Client ``tools`` of the closed front's copy, read (the key of their remembered reading)."""
+def client_tools(tools: list[Any]) -> bool:
+    """Whether each of ``tools`` is a client tool (no ``type``, or ``custom``): the tools whose
+    reading is remembered whole (a server tool is kept by reference, in its order)."""
+    return all(tool.__class__ is dict and tool.get("type") in (None, "custom") for tool in tools)
+
+
+def read_client_tools(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
+    """Client ``tools`` of the closed front's copy, read: the key of their remembered reading
+    (a direct path recalls them by it, the caller's own list, before any front checks them)."""
     return [_decode_tool(tool, index, exact=True, reading=reading) for index, tool in enumerate(tools)]
 
 
 def _read(tools: list[dict[str, Any]], reading: Reading | None) -> list[dict[str, Any]]:
-    """:func:`_read_exact` for tools the full wire shapes validated."""
+    """:func:`read_client_tools` for tools the full wire shapes validated."""
     return [_decode_tool(tool, index, exact=False, reading=reading) for index, tool in enumerate(tools)]
 
 

@@ -1,0 +1,115 @@
+"""Anthropic -> OpenAI Chat, the request's top level read directly for the request a Claude agent
+sends every step (Claude Code, the Agent SDK): a model, ``max_tokens``, a ``system`` prompt (a
+string, or text blocks with a cache marker), client tools, a ``tool_choice``, maybe ``stream``.
+
+The pair's direct path (:mod:`.messages`) writes the turns in one pass. The top level around
+them was the canonical reader's whole request code, run on the body without its turns: the
+closed front validating the body again (its tools most of it), the tools recalled by the
+front's copy, some dozens of calls each once a request (cold where a request is a process's
+first of its shape). Here a body of the usual fields alone is proved as the reader's closed
+front checks them (the front asked about the tools and a system prompt of blocks alone) and
+read by the reader's own functions for each: the tools and the ``tool_choice`` by
+``decode_tools`` (the tools recalled from the memory of tool readings by the front's copy, as
+the reader recalls them), the system prompt by ``decode_system``, the ranges by
+``outside_own_ranges``. The canonical data it gives is the reader's, and the writer
+writes it as before (the canonical path stays the oracle: the tests and the differential hold
+the two equal). Any other body goes the general top level.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from chatcodec._providers.anthropic.capabilities import CAPABILITIES
+from chatcodec._providers.anthropic.messages import decode_system
+from chatcodec._providers.anthropic.rules import RULES
+from chatcodec._providers.anthropic.tools import client_tools, decode_tools
+from chatcodec._providers.anthropic.wire import COMMON_REQUEST
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.contract.target_rules import outside_own_ranges
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
+
+SOURCE = "anthropic"
+_USUAL = frozenset({"model", "max_tokens", "messages", "system", "tools", "tool_choice", "stream"})
+"""The fields of the usual Claude agent request, all this top level reads."""
+_CHOICES = frozenset({"auto", "any", "none"})
+"""The ``tool_choice`` types that name no tool."""
+_NO_CHOICE = {"type": "auto"}
+"""What an absent ``tool_choice`` is proved as (nothing is read for it)."""
+_LARGEST = 2**63
+"""A limit past a 64-bit integer goes the general top level, whose front says what it makes of it."""
+_CITED = "request" in CAPABILITIES.citations
+"""Whether the reader may put a url citation on a request's text (as ``read_request`` asks)."""
+
+
+def read_usual(payload: dict[str, Any], noted: Reading) -> dict[str, Any] | None:
+    """The canonical top level of ``payload`` (its ``messages`` the system prompt alone, as the
+    general top level reads the body without its turns), when it is the usual agent request
+    proved as the closed front checks it; None for any other, with nothing noted (the general
+    top level then reads the body)."""
+    canonical = _settings(payload)
+    if canonical is None:
+        return None
+    system, tools = payload.get("system"), payload.get("tools")
+    if tools is not None and (tools.__class__ is not list or not tools or not client_tools(tools)):
+        return None
+    copy: dict[str, Any] = {}
+    if tools is not None or system.__class__ is list:  # what the front checks beyond exact types
+        copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, tools)) or {}
+        if not copy:
+            return None
+    canonical["messages"] = [] if system is None else [decode_system(copy.get("system", system))]
+    canonical["max_tokens"] = payload["max_tokens"]
+    choice = payload.get("tool_choice")
+    if tools is not None or choice is not None:
+        fields = {"tools": copy["tools"]} if tools is not None else {}
+        if choice is not None:
+            fields["tool_choice"] = choice
+        decode_tools(fields, canonical, {}, DecodeContext(SOURCE, closed=True, reading=noted))
+    noted.read_by(SOURCE, canonical, _CITED)
+    return canonical
+
+
+def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The canonical model and ``stream`` of a usual request's ``payload``, its other fields
+    proved as the closed front checks them (exact types) and read with nothing for the
+    request's bag: a limit of 1 or more, a choice of a type alone or a named tool, no setting
+    outside the format's own ranges; None for others."""
+    if not _USUAL.issuperset(payload) or None in payload.values():
+        return None
+    model, limit, stream = payload.get("model"), payload.get("max_tokens"), payload.get("stream", False)
+    if model.__class__ is not str or limit.__class__ is not int or stream.__class__ is not bool:
+        return None
+    if not 1 <= limit < _LARGEST or not _chosen(payload.get("tool_choice", _NO_CHOICE)):
+        return None
+    if outside_own_ranges(RULES, payload):
+        return None
+    canonical: dict[str, Any] = {"model": model}
+    if "stream" in payload:
+        canonical["stream"] = stream
+    return canonical
+
+
+def _checked(payload: dict[str, Any], canonical: dict[str, Any], system: object, tools: object) -> dict[str, Any]:
+    """The body the closed front checks: the fields the front must see (the system prompt's blocks,
+    the tools not recalled) with the required ones, no turns."""
+    body: dict[str, Any] = {"model": canonical["model"], "max_tokens": payload["max_tokens"], "messages": []}
+    if system is not None:
+        body["system"] = system
+    if tools is not None:
+        body["tools"] = tools
+    return body
+
+
+def _chosen(choice: object) -> bool:
+    """Whether ``choice`` is a ``tool_choice`` the closed front takes and the reader reads with
+    nothing left in its bag: a type alone, or ``tool`` and its name."""
+    if choice.__class__ is not dict:
+        return False
+    fields = cast("dict[str, Any]", choice)
+    kind = fields.get("type")
+    if len(fields) == 1:
+        return kind in _CHOICES
+    return len(fields) == 2 and kind == "tool" and fields.get("name").__class__ is str

@@ -1,0 +1,161 @@
+"""The Anthropic -> OpenAI Chat direct path's top level for the usual Claude agent request
+(``_direct/anthropic_to_openai_chat/top_level.py``): a model, ``max_tokens``, a system prompt
+(a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``,
+read by the reader's own functions field by field. What it gives is what the canonical path
+(the oracle) gives, row after row of the same tools; any other top level goes the general one
+(the canonical reader run on the body without its turns)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec import Loss
+from chatcodec._direct.anthropic_to_openai_chat import messages as anthropic_to_openai_chat
+from chatcodec._direct.table import canonical_only
+from chatcodec._providers.kit import remembered_tools
+
+_TOOLS: list[dict[str, Any]] = [
+    {
+        "name": "read_file",
+        "description": "Read a file.",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    },
+    {"name": "no_parameters", "input_schema": {"type": "object"}},
+]
+_LOSSY: list[dict[str, Any]] = [
+    {"name": "a name with spaces", "input_schema": {"type": "object"}},
+    {"name": "marked", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}},
+]
+_MESSAGES: list[dict[str, Any]] = [
+    {"role": "user", "content": "Read it."},
+    {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}}],
+    },
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "text"}]},
+]
+_BLOCKS = [
+    {"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}},
+    {"type": "text", "text": "Today's task follows."},
+]
+
+
+def _body(tools: list[dict[str, Any]] | None = _TOOLS, **fields: Any) -> dict[str, Any]:
+    """A new body, as a row parsed anew: nothing shared with another (its tools a copy)."""
+    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": copy.deepcopy(_MESSAGES)}
+    if tools is not None:
+        body["tools"] = copy.deepcopy(tools)
+    return {**body, **copy.deepcopy(fields)}
+
+
+def _convert(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    losses: list[Loss] = []
+    out = chatcodec.convert_request(body, source="anthropic", target="openai-chat", on_loss="ignore", losses=losses)
+    return out, losses
+
+
+def _canonical(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
+    with canonical_only():
+        return _convert(body)
+
+
+class _General:
+    """How many bodies the pair's general top level read (the canonical reader, without the turns)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        general = anthropic_to_openai_chat.read_request_data
+
+        def counted(*arguments: Any, **keywords: Any) -> dict[str, Any]:
+            self.count += 1
+            return general(*arguments, **keywords)
+
+        monkeypatch.setattr(anthropic_to_openai_chat, "read_request_data", counted)
+
+
+@pytest.fixture(autouse=True)
+def _empty_memory() -> None:
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+
+
+_USUAL: dict[str, dict[str, Any]] = {
+    "a system string": {"system": "You are terse."},
+    "system blocks with a marker": {"system": _BLOCKS},
+    "no system": {},
+    "auto": {"tool_choice": {"type": "auto"}},
+    "any (required)": {"tool_choice": {"type": "any"}},
+    "none": {"tool_choice": {"type": "none"}},
+    "a named tool": {"tool_choice": {"type": "tool", "name": "read_file"}},
+    "a named tool renamed": {"tool_choice": {"type": "tool", "name": "a b"}},
+    "streamed": {"stream": True, "system": "s"},
+    "not streamed": {"stream": False},
+    "a deepseek model (its server's rules)": {"model": "deepseek-chat", "system": _BLOCKS},
+}
+
+
+@pytest.mark.parametrize("fields", list(_USUAL.values()), ids=list(_USUAL))
+@pytest.mark.parametrize("tools", [_TOOLS, _LOSSY, None], ids=["tools", "lossy tools", "no tools"])
+def test_a_usual_request_is_read_directly_as_the_canonical_path_reads_it(
+    fields: dict[str, Any], tools: list[dict[str, Any]] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    general = _General(monkeypatch)
+    rows = [_convert(_body(tools, **fields)) for _ in range(3)]  # read, then recalled
+    assert general.count == 0
+    expected = _canonical(_body(tools, **fields))
+    assert all(row == expected for row in rows)
+    assert list(rows[2][0]) == list(expected[0])  # the writer's order of fields too
+
+
+_UNUSUAL: dict[str, dict[str, Any]] = {
+    "a temperature": {"temperature": 0.5},
+    "a limit of 0": {"max_tokens": 0},
+    "a limit of true": {"max_tokens": True},
+    "a limit past 64 bits": {"max_tokens": 2**64},
+    "a stream of 1": {"stream": 1},
+    "no parallel calls": {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
+    "a choice of another type": {"tool_choice": {"type": "required"}},
+    "a named choice with no name": {"tool_choice": {"type": "tool"}},
+    "a choice with a name beside auto": {"tool_choice": {"type": "auto", "name": "x"}},
+    "empty tools": {"tools": []},
+    "a server tool": {"tools": [{"type": "web_search_20250305", "name": "web_search"}]},
+    "a tool the front refuses": {"tools": [{"name": "x", "input_schema": 3}]},
+    "system blocks the front refuses": {"system": [{"type": "image", "text": "x"}]},
+    "a null system": {"system": None},
+    "metadata": {"metadata": {"user_id": "u-1"}},
+    "thinking": {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+    "a model that is not a string": {"model": 5},
+}
+
+
+@pytest.mark.parametrize("fields", list(_UNUSUAL.values()), ids=list(_UNUSUAL))
+def test_any_other_top_level_goes_the_general_one(fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    body = {**_body(), **fields}
+
+    def converted(convert: Any) -> Any:
+        try:
+            return convert(copy.deepcopy(body))
+        except chatcodec.ChatcodecError as error:
+            return type(error), str(error)
+
+    expected = converted(_canonical)
+    answers: list[object] = []
+    read_usual = anthropic_to_openai_chat.read_usual
+
+    def counted(*arguments: Any) -> Any:
+        answers.append(read_usual(*arguments))
+        return answers[-1]
+
+    monkeypatch.setattr(anthropic_to_openai_chat, "read_usual", counted)
+    assert converted(_convert) == expected
+    assert answers in ([], [None])  # the general top level (or, for a body the pass refuses, the canonical path)
+
+
+def test_the_tools_read_directly_are_the_callers_to_change() -> None:
+    first, _ = _convert(_body())
+    first["tools"][0]["function"]["parameters"]["properties"].clear()
+    again, _ = _convert(_body())
+    assert again["tools"][0]["function"]["parameters"]["properties"] == {"path": {"type": "string"}}
