@@ -18,6 +18,7 @@ from typing import Any, Literal
 import pytest
 
 import chatcodec
+from chatcodec import contract
 from chatcodec._direct import openai_chat_source
 from chatcodec._direct.openai_chat_to_anthropic import messages as openai_chat_to_anthropic
 from chatcodec._direct.openai_chat_to_openai_responses import messages as openai_chat_to_openai_responses
@@ -287,6 +288,20 @@ def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert convert is not None
     assert convert(_reasoned_body([_turn(0)]), LossRecorder(), chatcodec.get_codec("openai-responses")) is not None
     assert len(full) == 1  # forgotten whole, then the request's one shape
+
+
+def test_the_proved_shapes_are_forgotten_when_a_kit_is_made() -> None:
+    """A kit made later (an outside codec's, a test's) declares markers that change what a
+    writer reports of a bag: the verdicts on turns' shapes, and their stand-ins, are forgotten
+    with the kits' other plans (the name is this test's alone)."""
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    assert convert(_reasoned_body([_turn(0), _turn(1)]), LossRecorder(), chatcodec.get_codec("openai-responses"))
+    proved = getattr(openai_chat_to_openai_responses, "_PROVED")  # noqa: B009 - the module's own memory
+    stand_ins = getattr(openai_chat_to_openai_responses, "_STAND_INS")  # noqa: B009
+    assert proved or stand_ins
+    contract.ProviderKit("acme-proved-shapes", meaningful_markers={"_mode": "the server reads it"})
+    assert (proved, stand_ins) == ({}, {})
 
 
 def test_losses_below_a_place_repeat_there() -> None:

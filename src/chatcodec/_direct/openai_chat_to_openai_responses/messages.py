@@ -45,6 +45,7 @@ from chatcodec._direct.openai_chat_source import (
 )
 from chatcodec._direct.openai_chat_to_openai_responses.top_level import usual, write
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
@@ -150,14 +151,15 @@ def write_items(
     return items
 
 
-_PROVED: dict[tuple[Any, ...], bool] = {}
+_PROVED: dict[tuple[Any, ...], bool] = forgotten_with_kits({})
 """The verdict on each shape of general turn (:func:`~.openai_chat_source.general_shape`):
 whether its parts write what the reader's and writer's general rules write
 (:func:`_general_items`). It depends on the shape alone (the bags the general reading
 adds are named by the turn's fields and its calls' keys, the values of which no writer
 rule reads), so it is asked once per shape a process, not per request: a dataset's rows
 and a gateway's agents send the turns of a few shapes. Bounded: the admitted fields are
-a few (:data:`~.openai_chat_source._REASONED_KEYS`)."""
+a few (:data:`~.openai_chat_source._REASONED_KEYS`). Cleared when a kit is made (its
+declarations decide what the writer reports)."""
 _MAX_PROVED = 256
 
 
@@ -254,7 +256,7 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return parts
 
 
-_STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = {}
+_STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = forgotten_with_kits({})
 """The thinking parts of one turn of each reasoning shape (``reasoning_shape``), their texts
 changed (none of the caller's kept), which the Responses writer was proved not to write
 (:func:`_reasoned_items`), or None when it does; kept across requests, as :data:`_PROVED` is.

@@ -94,7 +94,8 @@ class ProviderKit:
         self._no_field = f"{name} has no field for it"
         """Why another provider's data is lost here: made once, not for every bag reported."""
         _KITS[name] = self
-        _PLANS.clear()
+        for memory in _KEPT_PER_KITS:
+            memory.clear()
 
     def api_error(
         self, message: str, error_type: str | None = None, body: object = None, *, status_code: int | None = None
@@ -208,6 +209,17 @@ Worked out once per shape (an agent session repeats a few, on every call and res
 cleared when a kit is made, whose declarations may change the answer."""
 _MAX_PLANS = 4096
 """Bags whose keys vary without end (unknown fields of every kind) do not grow it past this."""
+_KEPT_PER_KITS: list[dict[Any, Any]] = [_PLANS]
+"""The memories of verdicts a kit's declarations decide (:func:`forgotten_with_kits`), cleared
+whenever a kit is made (a test's, or an outside codec's taking a name)."""
+
+
+def forgotten_with_kits(memory: dict[Any, Any]) -> dict[Any, Any]:
+    """``memory``, a process's verdicts that depend on what the kits declare (a direct path's
+    proofs of a turn's shape), cleared with :data:`_PLANS` whenever a kit is made: one
+    mechanism for every such memory, so none keeps a verdict a new kit would change."""
+    _KEPT_PER_KITS.append(memory)
+    return memory
 
 
 def pure_spelling(metadata: Mapping[str, Any]) -> bool:
