@@ -130,7 +130,8 @@ def test_named_results_equal_to_canonical(case: str, target: str) -> None:
 
 def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     # five results of one tool and two of another: no general reading, the name's report asked
-    # of the writer's kit once (its texts hold neither name) and repeated
+    # of the writer's kit once a process (its texts hold neither name) and repeated
+    monkeypatch.setattr(openai_chat_source, "_SHARED_REPORTS", {})
     read: list[str] = []
     general = getattr(openai_chat_to_anthropic, "_result_block")  # noqa: B009 - the module's own, counted
 
@@ -159,6 +160,10 @@ def test_a_named_result_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
     assert bags == [{"name": "bash"}]
     named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
     assert named == [f"$.messages[{position}]" for position in range(3, 10)]  # every name reported, in order
+    again = LossRecorder()
+    assert convert(copy.deepcopy(body), again, chatcodec.get_codec("anthropic")) is not None
+    assert bags == [{"name": "bash"}]  # the next request repeats the report: not asked again
+    assert [loss.path for loss in again.losses if "['name']" in loss.what] == named
     _equal_to_canonical(body, "anthropic")
 
 

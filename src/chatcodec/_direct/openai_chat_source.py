@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.kit.closed_schema import accepted_long_text
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -229,9 +230,10 @@ class NamedResults:
     equal). So a named result is the reader's bag of it claimed by the writer's kit at the
     result's place (``claim``), then the result without its name, with no general reading.
 
-    The report depends on that bag alone, so it is asked once a request and repeated at each
-    later named result: for every name when no text of it holds the name it was asked for (the
-    value, which alone differs from name to name, is not in what it says), else for that name."""
+    The report depends on that bag alone, so it is asked once and repeated at each later named
+    result: for every name when no text of it holds the name it was asked for (the value, which
+    alone differs from name to name, is not in what it says), and then for every request of the
+    process too (:data:`_SHARED_REPORTS`); else once a request for that name."""
 
     __slots__ = ("_claim", "_reports", "_shared")
 
@@ -250,7 +252,7 @@ class NamedResults:
         name = message.get("name")
         if name is None or "cache_control" in message or type(name) is not str:
             return False
-        report = self._shared or self._reports.get(name)
+        report = self._shared or self._reports.get(name) or _SHARED_REPORTS.get(self._claim)
         if report is None:
             count = losses.count()
             self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
@@ -258,10 +260,17 @@ class NamedResults:
             if report is not None:  # (a report is always below its place: kept unless a rule changes that)
                 self._reports[name] = report
                 if not any(name in rest or name in what or name in why for rest, what, why, _ in report):
-                    self._shared = report
+                    self._shared = _SHARED_REPORTS[self._claim] = report
         else:
             losses.repeat(report, at)
         return True
+
+
+_SHARED_REPORTS: dict[object, list[tuple[Steps, str, str, LossKind]]] = forgotten_with_kits({})
+"""A writer kit's report of a named result when no text of it holds the name (the bag is a
+``name`` and nothing else: :func:`_result` admits no other field), by the kit's ``claim``: the
+same for every request of the process, so asked once a process, not once a request. It holds
+one report a writer; forgotten when a kit is made (its declarations decide the report)."""
 
 
 def without_name(message: dict[str, Any]) -> dict[str, Any]:
