@@ -117,3 +117,20 @@ def test_an_edge_describes_a_json_lines_api_with_a_flat_error_body() -> None:
         assert chatcodec.read_error("json-lines-api", {"error": "no model"}, 404).message == "no model"
     finally:
         chatcodec.unregister_codec("json-lines-api")
+
+
+def test_plain_part_readers_are_a_built_in_folders_own_and_no_one_elses(edgeless: str) -> None:
+    """The dialect readers ask the registry for the openai-chat format's plain-part readers by
+    name (the reader's own functions, loaded without its codec); a format without them, or one a
+    caller registered, is refused rather than given another format's readers."""
+    from chatcodec._providers.openai_chat import plain_parts
+    from chatcodec._registry import get_plain_parts
+
+    readers = get_plain_parts("openai-chat")
+    assert readers.plain_call is plain_parts.plain_call
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    assert readers.plain_call(call) == plain_parts.plain_call(call)
+    assert set(readers.STRING_FIELD_PARTS) == {"reasoning_content", "reasoning"}
+    for name in ("canonical", edgeless, "anthropic"):
+        with pytest.raises(chatcodec.ProviderLookupError, match="plain-part readers"):
+            get_plain_parts(name)

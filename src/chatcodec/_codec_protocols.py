@@ -4,7 +4,7 @@ the contract, which both need them, and import neither, so no import circle runs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from typing_extensions import TypeIs
@@ -68,6 +68,20 @@ class Codec(Protocol):
     def encode_stream(
         self, events: Iterable[AnyStreamEvent], losses: LossRecorder, *, options: Mapping[str, Any] | None = None
     ) -> Iterator[dict[str, Any]]: ...
+
+
+class PlainParts(Protocol):
+    """A built-in format's readers of the plain pieces of an agent turn (its folder's
+    ``plain_parts.py``), loaded without its codec (:func:`~chatcodec._registry.get_plain_parts`):
+    the dialect readers read a plain call and a reasoning string by them, so an OpenAI-shaped
+    history builds no codec, and the codec's reader calls the same functions."""
+
+    STRING_FIELD_PARTS: Mapping[str, Callable[[str], dict[str, Any]]]
+    """The thinking part of each reasoning string field alone on a message, by the field."""
+
+    def plain_call(self, call: Mapping[str, Any], /) -> dict[str, Any] | None:
+        """A plain function call's canonical part, or None for a call of another shape."""
+        ...
 
 
 class StreamDecoder(Protocol):

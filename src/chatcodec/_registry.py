@@ -25,7 +25,7 @@ from chatcodec._public_label import shown_as
 if TYPE_CHECKING:  # annotations only: a conversion imports no canonical model
     from types import ModuleType
 
-    from chatcodec._codec_protocols import Codec
+    from chatcodec._codec_protocols import Codec, PlainParts
     from chatcodec._losses import LossRecorder
     from chatcodec._model.request import ChatRequest
     from chatcodec._model.response import ChatResponse
@@ -88,6 +88,7 @@ _loaded: dict[str, Codec] = {}
 _custom: dict[str, Callable[[], Codec]] = {}
 
 _edges_loaded: dict[str, Edge] = {}
+_plain_parts_loaded: dict[str, PlainParts] = {}
 """Each name's edge once looked up (:func:`get_edge`; detection asks for every edge on
 each body it reads); :func:`register_codec` and :func:`unregister_codec` forget it."""
 
@@ -401,6 +402,28 @@ def get_edge(name: str) -> Edge:
         )
     _edges_loaded[name] = edge
     return edge
+
+
+def get_plain_parts(name: str) -> PlainParts:
+    """A built-in format's plain-part readers (its folder's ``plain_parts`` module:
+    :class:`~chatcodec._codec_protocols.PlainParts`), imported without its codec, as
+    :func:`get_edge` imports its edge: the dialect readers ask for them by the format's name and
+    never name a provider's module. Raises :class:`~chatcodec.ProviderLookupError` for a format
+    whose folder has none."""
+    loaded = _plain_parts_loaded.get(name)
+    if loaded is not None:
+        return loaded
+    if name not in _BUILT_IN or name == CANONICAL:
+        raise ProviderLookupError(f"{name!r} has no plain-part readers: only a built-in folder's plain_parts.py")
+    module_name = _folder(name) + ".plain_parts"
+    try:
+        found = cast("PlainParts", importlib.import_module(module_name))
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        raise ProviderLookupError(f"{name!r} has no plain-part readers (no {module_name})") from None
+    _plain_parts_loaded[name] = found
+    return found
 
 
 def _folder(name: str) -> str:

@@ -7,8 +7,9 @@ them only through the registry (:func:`~chatcodec.get_codec`) and the dialect-re
 methods of :class:`~chatcodec._providers.contract.provider_codec.ProviderCodec`; a codec is loaded
 the first time a dialect needs it, so canonical input loads none. The pieces of a plain agent
 turn (a plain function call, a reasoning string) are read by the rule the openai-chat codec
-reads them with, imported alone from its folder (``plain_parts.py``), not through the codec:
-an OpenAI-shaped agent history then builds no codec.
+reads them with, its plain-part readers the registry hands out by the format's name
+(:func:`~chatcodec._registry.get_plain_parts`), not through the codec: an OpenAI-shaped agent
+history then builds no codec.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, cast, runtime_checkable
 
-from chatcodec._registry import get_codec
+from chatcodec._registry import get_codec, get_plain_parts
 
 OPENAI_CHAT = "openai-chat"
 ANTHROPIC = "anthropic"
@@ -96,21 +97,17 @@ def without_nulls(fields: dict[str, Any], keep: frozenset[str] = frozenset()) ->
 
 @functools.cache
 def plain_call_rule() -> Callable[[Mapping[str, Any]], dict[str, Any] | None]:
-    """The openai-chat folder's rule for a plain call (``plain_parts.py``), imported on first
+    """The openai-chat format's rule for a plain call (its plain-part readers), loaded on first
     use: canonical input loads no provider module, and a plain turn builds no codec."""
-    from chatcodec._providers.openai_chat.plain_parts import plain_call
-
-    return plain_call
+    return get_plain_parts(OPENAI_CHAT).plain_call
 
 
 @functools.cache
 def _reasoning_string_rule(field: str) -> Callable[[str], dict[str, Any]]:
-    from chatcodec._providers.openai_chat.plain_parts import STRING_FIELD_PARTS
-
-    return STRING_FIELD_PARTS[field]
+    return get_plain_parts(OPENAI_CHAT).STRING_FIELD_PARTS[field]
 
 
 def reasoning_string_part(field: str, text: str) -> dict[str, Any]:
     """The thinking part of a reasoning string ``field`` alone on a message, read by the rule the
-    openai-chat codec reads it with (its ``plain_parts.py``): no codec is built or asked for it."""
+    openai-chat codec reads it with (its plain-part readers): no codec is built or asked for it."""
     return _reasoning_string_rule(field)(text)

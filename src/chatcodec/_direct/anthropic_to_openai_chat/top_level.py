@@ -80,7 +80,7 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
     if not _USUAL.issuperset(payload) or None in payload.values():
         return None
     model, limit, stream = payload.get("model"), payload.get("max_tokens"), payload.get("stream", False)
-    if model.__class__ is not str or limit.__class__ is not int or stream.__class__ is not bool:
+    if model.__class__ is not str or type(limit) is not int or stream.__class__ is not bool:
         return None
     if not 1 <= limit < _LARGEST or not _chosen(payload.get("tool_choice", _NO_CHOICE)):
         return None

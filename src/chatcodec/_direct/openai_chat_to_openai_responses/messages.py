@@ -96,7 +96,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if found is None:
         return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
     try:
-        return write(payload, found, recorder, noted, admission)
+        return write(payload, found, recorder, noted, admission, items=noted.direct_items)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 

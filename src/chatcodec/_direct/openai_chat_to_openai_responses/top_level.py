@@ -18,6 +18,7 @@ and a rule that raises on the way hands the conversion to the canonical path, th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins
@@ -50,14 +51,19 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | Non
 
 
 def write(
-    payload: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, admission: Admission
+    payload: dict[str, Any],
+    found: Usual,
+    recorder: LossRecorder,
+    noted: Reading,
+    admission: Admission,
+    *,
+    items: Callable[[EncodeContext], list[dict[str, Any]]],
 ) -> dict[str, Any]:
     """The Responses body of ``payload``, a usual request (``found``), its losses in
-        ``recorder``: ``model``, the ``input`` items the pair's pass writes (``noted``, the pair's
-        reading, carries them), ``max_output_tokens`` and the sampling settings and ``stream``
-    (``encode_knobs``), ``tools``, ``tool_choice``,
-        ``parallel_tool_calls``, then the target rules. A rule may raise: the caller hands the
-        conversion back."""
+    ``recorder``: ``model``, the ``input`` items the pair's pass writes (``items``: ``noted``'s,
+    the pair's reading), ``max_output_tokens``, the sampling settings and ``stream``
+    (``encode_knobs``), ``tools``, ``tool_choice``, ``parallel_tool_calls``, then the target
+    rules. A rule may raise: the caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -72,8 +78,7 @@ def write(
         reading=noted,
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
-    items: list[dict[str, Any]] = noted.direct_items(context)  # type: ignore[attr-defined]
-    wire: dict[str, Any] = {"model": canonical["model"], "input": items}
+    wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
     if found.written is not None:
         wire["tools"] = found.written
