@@ -17,11 +17,13 @@ from __future__ import annotations
 from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.kit.remembered_tools import written_whole
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
     from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
 
@@ -69,19 +71,21 @@ class Usual:
         self.text = b""
 
 
-def usual(payload: dict[str, Any], noted: Reading, write_tools: object, rules: ProviderRules | None) -> Usual | None:
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:
     """``payload`` proved the usual agent request, as the reader's closed front would check
     each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the tools
     found written before by ``write_tools`` (the pair's writing of them, the memory's key),
     else recalled, else checked by the front itself and read by the reader into ``noted``),
-    the target writer's ``rules`` kept for its target rules; None for any other, with
-    nothing recorded. The pair checks first that its writer is the built-in one."""
+    for a built-in ``writer`` (its own tools ``role``: a kit in the built-in's place writes its
+    own way), its rules kept for the target rules; None for any other, with nothing recorded."""
+    if not isinstance(writer, ProviderCodec) or writer.tools is not role:
+        return None
     if not _USUAL.issuperset(payload) or None in payload.values():
         return None  # a field sent as null is kept in the bag and reported: the general top level's
     canonical = _settings(payload)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
-    found = Usual(canonical, rules)
+    found = Usual(canonical, writer.rules)
     tools = payload.get("tools")
     if tools is None:
         return found

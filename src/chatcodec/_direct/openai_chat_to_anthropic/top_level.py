@@ -33,7 +33,6 @@ from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.request import encode_knobs, encode_required, limit_breakpoints
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
-from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import remember_written_whole
 from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
@@ -52,11 +51,9 @@ Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 
 
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
-    """``payload`` proved the usual agent request (:func:`~.openai_chat_usual.usual`), for the
-    built-in Anthropic writer (``writer``: its own tools role); None for any other."""
-    if not isinstance(writer, ProviderCodec) or writer.tools is not anthropic_tools:
-        return None  # a kit in the built-in's place writes its own way
-    return usual_request(payload, noted, write_tools, writer.rules)
+    """``payload`` proved the usual agent request for this pair's built-in writer
+    (:func:`~.openai_chat_usual.usual`); None for any other."""
+    return usual_request(payload, writer, noted, role=anthropic_tools, write_tools=write_tools)
 
 
 def begin(

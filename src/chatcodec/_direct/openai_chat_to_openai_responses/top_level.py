@@ -25,7 +25,6 @@ from chatcodec._direct.openai_chat_source import admitted_origins
 from chatcodec._direct.openai_chat_usual import Usual
 from chatcodec._direct.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
-from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import remember_written_whole
 from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
@@ -43,11 +42,9 @@ TARGET = "openai-responses"
 
 
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
-    """``payload`` proved the usual agent request (:func:`~.openai_chat_usual.usual`), for the
-    built-in Responses writer (``writer``: its own tools role); None for any other."""
-    if not isinstance(writer, ProviderCodec) or writer.tools is not responses_tools:
-        return None  # a kit in the built-in's place writes its own way
-    return usual_request(payload, noted, write_tools, writer.rules)
+    """``payload`` proved the usual agent request for this pair's built-in writer
+    (:func:`~.openai_chat_usual.usual`); None for any other."""
+    return usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
 
 
 def write(
