@@ -15,7 +15,8 @@ import pytest
 import chatcodec
 from chatcodec import Loss
 from chatcodec._direct.anthropic_to_openai_chat import messages as anthropic_to_openai_chat
-from chatcodec._direct.table import canonical_only
+from chatcodec._direct.table import canonical_only, direct_path
+from chatcodec._losses import LossRecorder
 from chatcodec._providers.kit import remembered_tools
 
 _TOOLS: list[dict[str, Any]] = [
@@ -159,3 +160,24 @@ def test_the_tools_read_directly_are_the_callers_to_change() -> None:
     first["tools"][0]["function"]["parameters"]["properties"].clear()
     again, _ = _convert(_body())
     assert again["tools"][0]["function"]["parameters"]["properties"] == {"path": {"type": "string"}}
+
+
+def test_a_field_the_reader_keeps_in_its_bag_sends_the_body_the_canonical_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the proof (a reader that keeps more of a choice than today's): nothing is dropped, the
+    body is converted by the canonical path from the start."""
+    from chatcodec._direct.anthropic_to_openai_chat import top_level
+
+    decode_tools = top_level.decode_tools
+
+    def keeping(fields: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], context: Any) -> None:
+        decode_tools(fields, canonical, bag, context)
+        bag["tool_choice"] = {"future": True}
+
+    monkeypatch.setattr(top_level, "decode_tools", keeping)
+    body = _body(tool_choice={"type": "auto"})
+    with pytest.raises(top_level.KeptInBagError):
+        top_level.read_usual(copy.deepcopy(body), anthropic_to_openai_chat.DirectReading(None, []))
+    convert = direct_path("anthropic", "openai-chat")
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat")) is None  # handed back
+    assert _convert(body) == _canonical(body)

@@ -44,11 +44,16 @@ _CITED = "request" in CAPABILITIES.citations
 """Whether the reader may put a url citation on a request's text (as ``read_request`` asks)."""
 
 
+class KeptInBagError(Exception):
+    """The reader kept a field of a proved body in the request's bag, which this top level does not
+    carry: the conversion goes the canonical path from the start (the pair hands it back)."""
+
+
 def read_usual(payload: dict[str, Any], noted: Reading) -> dict[str, Any] | None:
     """The canonical top level of ``payload`` (its ``messages`` the system prompt alone, as the
     general top level reads the body without its turns), when it is the usual agent request
     proved as the closed front checks it; None for any other, with nothing noted (the general
-    top level then reads the body)."""
+    top level then reads the body). Raises :class:`KeptInBagError` past the proof."""
     canonical = _settings(payload)
     if canonical is None:
         return None
@@ -67,7 +72,10 @@ def read_usual(payload: dict[str, Any], noted: Reading) -> dict[str, Any] | None
         fields = {"tools": copy["tools"]} if tools is not None else {}
         if choice is not None:
             fields["tool_choice"] = choice
-        decode_tools(fields, canonical, {}, DecodeContext(SOURCE, closed=True, reading=noted))
+        bag: dict[str, Any] = {}
+        decode_tools(fields, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
+        if bag:  # nothing the proved shapes keep there; were it to, the canonical path converts the body afresh
+            raise KeptInBagError(sorted(bag))
     noted.read_by(SOURCE, canonical, _CITED)
     return canonical
 
