@@ -144,6 +144,8 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a top_p of infinity": {"top_p": float("inf")},
     "a null temperature": {"temperature": None},
     "a seed": {"seed": 7},
+    "a temperature outside OpenAI's range (the caller's, sent as it came)": {"temperature": 5.0},
+    "a top_p outside OpenAI's range": {"top_p": 1.5},
     "a limit of 0": {"max_completion_tokens": 0},
     "both limits": {"max_completion_tokens": 10, "max_tokens": 10},
     "a limit of true": {"max_tokens": True},

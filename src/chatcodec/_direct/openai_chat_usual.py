@@ -18,8 +18,10 @@ from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.remembered_tools import written_whole
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
@@ -105,7 +107,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
 def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
     """The canonical model, limit and flags of a usual request's ``payload``, proved as
     the closed front checks them (exact types) and read as the reader reads them (a limit of
-    1 or more is the canonical one: one key of the two, the other absent); None for others."""
+    1 or more is the canonical one: one key of the two, the other absent; no setting outside
+    OpenAI's own ranges, which the reader marks); None for others."""
     model = payload.get("model")
     if model.__class__ is not str:
         return None
@@ -129,6 +132,8 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
             if number.__class__ is not float or not isfinite(number):
                 return None
             canonical[key] = number
+    if outside_own_ranges(SOURCE_RULES, payload):  # the reader marks such a value the caller's: sent as it came
+        return None
     return canonical
 
 
