@@ -11,6 +11,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
@@ -181,3 +183,42 @@ def test_a_field_the_reader_keeps_in_its_bag_sends_the_body_the_canonical_path(m
     assert convert is not None
     assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat")) is None  # handed back
     assert _convert(body) == _canonical(body)
+
+
+_FIELD_VALUES: dict[str, Any] = {
+    "max_tokens": st.one_of(st.integers(-2, 2**64), st.booleans(), st.floats(0, 10), st.none()),
+    "stream": st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+    "tool_choice": st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["auto", "any", "none", "tool", "required"])}),
+        st.fixed_dictionaries({"type": st.sampled_from(["tool", "auto"]), "name": st.text(max_size=4)}),
+        st.fixed_dictionaries({"type": st.just("auto"), "disable_parallel_tool_use": st.booleans()}),
+        st.none(),
+    ),
+    "system": st.one_of(st.text(max_size=8), st.just(_BLOCKS), st.just([]), st.none(), st.integers()),
+    "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
+    "temperature": st.one_of(st.floats(-1, 3), st.none()),
+    "top_k": st.integers(0, 5),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=3).flatmap(
+        lambda keys: st.fixed_dictionaries({key: _FIELD_VALUES[key] for key in keys})
+    ),
+    tools=st.sampled_from([_TOOLS, _LOSSY, None]),
+)
+def test_any_top_level_converts_as_the_canonical_path_converts_it(
+    fields: dict[str, Any], tools: list[dict[str, Any]] | None
+) -> None:
+    """Generated top levels, usual and not, in and out of the types the front and the reader take:
+    the direct path's outcome (output, losses, or error) is the canonical path's."""
+    body = _body(tools, **fields)
+
+    def converted(convert: Any) -> Any:
+        try:
+            return convert(copy.deepcopy(body))
+        except chatcodec.ChatcodecError as error:
+            return type(error), str(error)
+
+    assert converted(_convert) == converted(_canonical)

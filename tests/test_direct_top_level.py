@@ -13,6 +13,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
@@ -258,3 +260,46 @@ def test_random_top_levels_give_what_the_canonical_path_gives(seed: int) -> None
         body["tools"] = copy.deepcopy(rng.choice(_TOOLSETS))
     expected = _outcome(body, _canonical)
     assert [_outcome(body, _convert) for _ in range(2)] == [expected, expected]  # read, then as written
+
+
+_FIELD_VALUES: dict[str, Any] = {
+    "max_tokens": st.one_of(st.integers(-2, 2**64), st.booleans(), st.floats(allow_nan=False), st.none()),
+    "max_completion_tokens": st.one_of(st.integers(-2, 200_000), st.floats(0, 10), st.none()),
+    "temperature": st.one_of(st.floats(-1, 4), st.floats(), st.integers(-1, 3), st.booleans(), st.none()),
+    "top_p": st.one_of(st.floats(-1, 2), st.integers(0, 1), st.none()),
+    "stream": st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+    "parallel_tool_calls": st.one_of(st.booleans(), st.none(), st.just("yes")),
+    "tool_choice": st.one_of(
+        st.sampled_from(["auto", "none", "required", "any", ""]),
+        st.fixed_dictionaries(
+            {"type": st.just("function"), "function": st.fixed_dictionaries({"name": st.text(max_size=4)})}
+        ),
+        st.none(),
+    ),
+    "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
+    "seed": st.integers(0, 9),
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=3).flatmap(
+        lambda keys: st.fixed_dictionaries({key: _FIELD_VALUES[key] for key in keys})
+    ),
+    target=st.sampled_from(sorted(_PAIRS)),
+    tools=st.sampled_from([_TOOLS, _LOSSY, None]),
+)
+def test_any_top_level_converts_as_the_canonical_path_converts_it(
+    fields: dict[str, Any], target: str, tools: list[dict[str, Any]] | None
+) -> None:
+    """Generated top levels, usual and not, in and out of the ranges and types the front and the
+    reader take: the direct path's outcome (output, losses, or error) is the canonical path's."""
+    body = _body(tools, **fields)
+
+    def converted(convert: Any) -> Any:
+        try:
+            return convert(copy.deepcopy(body), target)
+        except chatcodec.ChatcodecError as error:
+            return type(error), str(error)
+
+    assert converted(_convert) == converted(_canonical)

@@ -92,8 +92,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         or not admitted(messages)
     ):
         return None
-    if system is None and "system" in payload:
-        return None
+    if (system is None and "system" in payload) or (blocks and not system):
+        return None  # a null system prompt, or one of no blocks (the history rules drop its empty message)
     turns = proved(messages)
     if turns is None:  # a block of another shape: the front's own copy
         validated = COMMON_MESSAGES.validate({"messages": messages})
