@@ -44,7 +44,7 @@ the list only shrinks:
   top level field by field), ``_direct/table.py``: a direct path writes one pair in one pass by calling
   both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both;
   ``_direct/openai_chat_source.py``, what every direct path from OpenAI Chat admits, and
-  ``_direct/openai_chat_usual.py``, the usual request whose top level two of them write directly, name their source.
+  ``_direct/top_levels/<source>_to_<target>.py``, a pair's top level written field by field, name theirs.
 - ``_first_names.py``, the ``FIRST_NAMES`` table: the names people type for a format (``openai``,
   ``claude``), each mapped to the registry names it may mean, for "did you mean".
 - ``testing/_laws/built_in/<folder>.py``: a built-in codec's law facts (its documented rewrites,
@@ -84,24 +84,22 @@ ALLOWED_MODULES: dict[str, str] = {
     "testing/_laws/built_in/google_adk.py": "an ADK event's content is Gemini's: its rewrites are Gemini's",
     "_row_dialects/sessions.py": "a harness's session file holds the wire it spoke (Claude Code's Anthropic "
     "messages, Codex's Responses items), read by that format's codec",
-    "_direct/openai_chat_to_anthropic/messages.py": "a direct path writes one pair in one pass by calling both "
+    "_direct/openai_chat_to_anthropic.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/openai_chat_to_anthropic/top_level.py": "the top level of that direct path, written by calling both "
+    "_direct/top_levels/openai_chat_to_anthropic.py": "the top level of that direct path, written by calling both "
     "folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/anthropic_to_openai_chat/messages.py": "a direct path writes one pair in one pass by calling both "
+    "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/openai_chat_to_openai_responses/messages.py": "a direct path writes one pair in one pass by calling both "
+    "_direct/openai_chat_to_openai_responses.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/openai_chat_to_openai_responses/top_level.py": "the top level of that direct path, written by "
+    "_direct/top_levels/openai_chat_to_openai_responses.py": "the top level of that direct path, written by "
     "calling both folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
-    "_direct/anthropic_to_openai_chat/top_level.py": "the top level of that direct path, read by calling the "
+    "_direct/top_levels/anthropic_to_openai_chat.py": "the top level of that direct path, read by calling the "
     "Anthropic folder's own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
     "_direct/openai_chat_source.py": "the OpenAI Chat side of its direct paths: what they admit, read by that "
     "folder's own front and reader (CONTRIBUTING, Direct paths)",
-    "_direct/openai_chat_usual.py": "the OpenAI Chat side of its direct top levels: the usual request proved by "
-    "that folder's own front and read by its reader (CONTRIBUTING, Direct paths)",
     "_direct/table.py": "the direct paths' table: which pair each path writes",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "

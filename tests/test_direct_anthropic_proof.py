@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import pytest
 
-from chatcodec._direct.anthropic_to_openai_chat.messages import proved
+from chatcodec._direct.anthropic_to_openai_chat import proved
 from chatcodec._providers.anthropic.wire import COMMON_MESSAGES
 
 SESSIONS = Path(__file__).resolve().parent / "fixtures" / "perf-sessions"

@@ -1,5 +1,5 @@
 """The Anthropic -> OpenAI Chat direct path's top level for the usual Claude agent request
-(``_direct/anthropic_to_openai_chat/top_level.py``): a model, ``max_tokens``, a system prompt
+(``_direct/top_levels/anthropic_to_openai_chat.py``): a model, ``max_tokens``, a system prompt
 (a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``,
 read by the reader's own functions field by field. What it gives is what the canonical path
 (the oracle) gives, row after row of the same tools; any other top level goes the general one
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct.anthropic_to_openai_chat import messages as anthropic_to_openai_chat
+from chatcodec._direct import anthropic_to_openai_chat
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.kit import remembered_tools
@@ -167,7 +167,7 @@ def test_the_tools_read_directly_are_the_callers_to_change() -> None:
 def test_a_field_the_reader_keeps_in_its_bag_sends_the_body_the_canonical_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the proof (a reader that keeps more of a choice than today's): nothing is dropped, the
     body is converted by the canonical path from the start."""
-    from chatcodec._direct.anthropic_to_openai_chat import top_level
+    from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
 
     decode_tools = top_level.decode_tools
 

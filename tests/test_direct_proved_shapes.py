@@ -19,9 +19,7 @@ import pytest
 
 import chatcodec
 from chatcodec import contract
-from chatcodec._direct import openai_chat_source
-from chatcodec._direct.openai_chat_to_anthropic import messages as openai_chat_to_anthropic
-from chatcodec._direct.openai_chat_to_openai_responses import messages as openai_chat_to_openai_responses
+from chatcodec._direct import openai_chat_source, openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 

@@ -1,6 +1,6 @@
 """The direct paths' top level for the usual agent request from OpenAI Chat, into Anthropic
-and into Responses (``_direct/openai_chat_to_*/top_level.py``, the proof shared:
-``_direct/openai_chat_usual.py``): a model, function tools, a ``tool_choice``, a limit,
+and into Responses (``_direct/top_levels/openai_chat_to_*.py``, the proof shared:
+``_direct/top_levels/openai_chat_usual.py``): a model, function tools, a ``tool_choice``, a limit,
 ``stream``, a ``temperature`` or ``top_p``, written by each field's rules with the tools from
 one ``marshal`` text once written. What it gives is what the canonical path (the oracle) gives, row after row of the
 same tools (the first reads them, the next take them as written); any other top level goes
@@ -18,10 +18,9 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct.openai_chat_to_anthropic import messages as openai_chat_to_anthropic
-from chatcodec._direct.openai_chat_to_anthropic.top_level import write_tools
-from chatcodec._direct.openai_chat_to_openai_responses import messages as openai_chat_to_openai_responses
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only
+from chatcodec._direct.top_levels.openai_chat_to_anthropic import write_tools
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 

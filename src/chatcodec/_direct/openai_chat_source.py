@@ -21,14 +21,18 @@ from operator import countOf
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
+from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
+from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
+from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
+from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -517,3 +521,45 @@ def _image(image: Any) -> bool:
         return True
     detail = image.get("detail")
     return size == 2 and type(detail) is str and detail in IMAGE_DETAILS
+
+
+def tools_written_whole(
+    tools: list[dict[str, Any]], writer: object
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+    """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
+    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`),
+    and their ``marshal`` text."""
+    return written_whole(tools, FRONT_KEY, writer)
+
+
+def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
+    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
+    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    remember_written_whole(text, FRONT_KEY, writer, wire)
+
+
+def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
+    """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text, from
+    :func:`tools_written_whole`), for a direct top level (:mod:`.top_levels.openai_chat_usual`),
+    as its front and reader take them: recalled from the memory of tool readings, else the
+    front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
+    canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
+    if canonical is not None:
+        return canonical
+    copy = COMMON_REQUEST.validate({"messages": [], "tools": tools})
+    if copy is None:
+        return None
+    start = len(noted.own)
+    canonical = FRONT_KEY(copy["tools"], noted)
+    noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
+    return canonical
+
+
+def in_own_ranges(payload: dict[str, Any]) -> bool:
+    """Whether ``payload`` sets no sampling value outside OpenAI Chat's own ranges, which the
+    reader marks the caller's (:func:`~chatcodec._providers.contract.target_rules.outside_own_ranges`)."""
+    return not outside_own_ranges(SOURCE_RULES, payload)
+
+
+_NESTED = "function"
+"""The key of a wire tool's object that holds its schema (the memory's ``nested``)."""

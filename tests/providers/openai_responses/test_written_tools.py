@@ -15,7 +15,7 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct import openai_chat_usual
+from chatcodec._direct.top_levels import openai_chat_usual
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
 from chatcodec.options import OpenAIResponsesOptions
@@ -61,7 +61,7 @@ _LOSSY: list[dict[str, Any]] = [
 def _body(text: str, tools: list[dict[str, Any]] | None = None, *, usual: bool = False) -> dict[str, Any]:
     """A new body, as a row parsed anew (its tools a copy). Not ``usual``: with a ``user``,
     which the direct path's top level for the usual request leaves to the writer's own
-    (``_direct/openai_chat_to_openai_responses/top_level.py``), whose memory these tests count."""
+    (``_direct/top_levels/openai_chat_to_openai_responses.py``), whose memory these tests count."""
     body = {"model": "gpt-5", "messages": [{"role": "user", "content": text}], "tools": copy.deepcopy(tools or _TOOLS)}
     return body if usual else {**body, "user": "row"}
 
@@ -150,14 +150,14 @@ def test_the_usual_request_takes_its_tools_written_whole_from_the_second_row(mon
     written whole, one ``marshal`` text beside their reading: the second row takes them, a copy
     the caller may change, and gives what an empty memory gives."""
     hits: list[bool] = []
-    written_whole = openai_chat_usual.written_whole
+    written_whole = openai_chat_usual.tools_written_whole
 
-    def counted(tools: Any, key: object, writer: object) -> Any:
-        found = written_whole(tools, key, writer)
+    def counted(tools: Any, writer: object) -> Any:
+        found = written_whole(tools, writer)
         hits.append(found[0] is not None)
         return found
 
-    monkeypatch.setattr(openai_chat_usual, "written_whole", counted)
+    monkeypatch.setattr(openai_chat_usual, "tools_written_whole", counted)
     rows = [_convert(_body(f"row {index}", usual=True)) for index in range(3)]
     assert hits == [False, True, True]
     rows[1][0]["tools"][0]["parameters"]["properties"].clear()  # the caller's own copy

@@ -137,7 +137,7 @@ def decode_blocks(blocks: Iterable[Any], content: Any) -> tuple[list[dict[str, A
     ``reasoning_content`` beside them (``content``) repeats their text joined, which is then
     marked on them (a copy, not a part of its own). :func:`decode_reasoning`'s reading of
     them, and a direct path's of a turn with only those two fields
-    (:mod:`chatcodec._direct.openai_chat_to_anthropic.messages`)."""
+    (:mod:`chatcodec._direct.openai_chat_to_anthropic`)."""
     parts = [decode_block(block) for block in blocks]
     copied = bool(parts) and isinstance(content, str) and content == "".join([part["text"] for part in parts])
     if copied:

@@ -18,7 +18,7 @@ gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_mes
 thinking's verdict, the tool-name rule, the data URL's text, the media moved out of results and
 every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
 writer's, run on the body without its turns (the usual agent request's read by the reader's
-functions field by field: :mod:`.top_level`); the OpenAI Chat writer takes the messages
+functions field by field: :mod:`.top_levels.anthropic_to_openai_chat`); the OpenAI Chat writer takes the messages
 written here in their place (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written (:func:`admitted`): the
@@ -32,7 +32,7 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.anthropic_to_openai_chat.top_level import read_usual
+from chatcodec._direct.top_levels.anthropic_to_openai_chat import read_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call

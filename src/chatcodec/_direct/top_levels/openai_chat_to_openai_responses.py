@@ -2,15 +2,15 @@
 agent sends every step: a model, function tools, a ``tool_choice`` (and
 ``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``.
 
-The pair's direct path (:mod:`.messages`) writes the messages as ``input`` items in one pass.
-A body of the usual fields alone (:func:`usual`, proved as the reader's closed front checks
-them: :mod:`chatcodec._direct.openai_chat_usual`) is written here by the rules of each field,
-each called where it lives, in the order and places the Responses writer's ``encode_request``
-gives them: the reader's ``decode_tool_choice``, the writer's ``encode_knobs``,
-``encode_functions`` (the tools) and ``encode_choice``, the target rules. The tools an agent
-sends with every request are written once: the written list is kept beside their reading as
-one ``marshal`` text when it was written with no loss, and a request of the same tools takes
-one ``loads`` of it.
+The pair's direct path (:mod:`chatcodec._direct.openai_chat_to_openai_responses`) writes the
+messages as ``input`` items in one pass. A body of the usual fields alone (:func:`usual`, proved
+as the reader's closed front checks them: :mod:`.openai_chat_usual`) is written here by the
+rules of each field, each called where it lives, in the order and places the Responses writer's
+``encode_request`` gives them: the reader's ``decode_tool_choice``, the writer's
+``encode_knobs``, ``encode_functions`` (the tools) and ``encode_choice``, the target rules. The
+tools an agent sends with every request are written once: the written list is kept beside their
+reading as one ``marshal`` text when it was written with no loss, and a request of the same
+tools takes one ``loads`` of it.
 
 Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
 and a rule that raises on the way hands the conversion to the canonical path, the oracle.
@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import admitted_origins
-from chatcodec._direct.openai_chat_usual import Usual
-from chatcodec._direct.openai_chat_usual import usual as usual_request
+from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
+from chatcodec._direct.top_levels.openai_chat_usual import Usual
+from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
-from chatcodec._providers.kit.remembered_tools import remember_written_whole
-from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
+from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
 from chatcodec._providers.openai_responses.request import encode_knobs
 from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
@@ -95,5 +94,5 @@ def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeCon
     losses = context.losses.count()
     wire = encode_functions(canonical, context)
     if context.losses.count() == losses:
-        remember_written_whole(text, FRONT_KEY, write_tools, wire)
+        remember_tools_written(text, write_tools, wire)
     return wire

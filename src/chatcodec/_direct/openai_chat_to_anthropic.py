@@ -17,7 +17,7 @@ name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_too
 result's id (:func:`~chatcodec._providers.anthropic.parts.result_id`, the tool-id mapping),
 the image reading and writing (``decode_parts``, ``encode_part``: the data URL's split). The top
 level of the usual agent request (model, tools, tool choice, a limit, ``stream``) is written
-by its fields' rules (:mod:`.top_level`); any other top level is the
+by its fields' rules (:mod:`.top_levels.openai_chat_to_anthropic`); any other top level is the
 canonical reader's and writer's, run on the body without its messages, where the Anthropic
 writer takes the turns written here in their place (:class:`DirectReading`).
 
@@ -42,7 +42,7 @@ from chatcodec._direct.openai_chat_source import (
     without_name,
     write_directly,
 )
-from chatcodec._direct.openai_chat_to_anthropic.top_level import begin, finish, usual
+from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id

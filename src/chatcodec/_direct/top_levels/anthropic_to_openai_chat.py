@@ -2,18 +2,18 @@
 sends every step (Claude Code, the Agent SDK): a model, ``max_tokens``, a ``system`` prompt (a
 string, or text blocks with a cache marker), client tools, a ``tool_choice``, maybe ``stream``.
 
-The pair's direct path (:mod:`.messages`) writes the turns in one pass. The top level around
-them was the canonical reader's whole request code, run on the body without its turns: the
-closed front validating the body again (its tools most of it), the tools recalled by the
-front's copy, some dozens of calls each once a request (cold where a request is a process's
-first of its shape). Here a body of the usual fields alone is proved as the reader's closed
-front checks them (the front asked about the tools and a system prompt of blocks alone) and
-read by the reader's own functions for each: the tools and the ``tool_choice`` by
-``decode_tools`` (the tools recalled from the memory of tool readings by the front's copy, as
+The pair's direct path (:mod:`chatcodec._direct.anthropic_to_openai_chat`) writes the turns in
+one pass. The top level around them was the canonical reader's whole request code, run on the
+body without its turns: the closed front validating the body again (its tools most of it), the
+tools recalled by the front's copy, some dozens of calls each once a request (cold where a
+request is a process's first of its shape). Here a body of the usual fields alone is proved as
+the reader's closed front checks them (the front asked about the tools and a system prompt of
+blocks alone) and read by the reader's own functions for each: the tools and the ``tool_choice``
+by ``decode_tools`` (the tools recalled from the memory of tool readings by the front's copy, as
 the reader recalls them), the system prompt by ``decode_system``, the ranges by
-``outside_own_ranges``. The canonical data it gives is the reader's, and the writer
-writes it as before (the canonical path stays the oracle: the tests and the differential hold
-the two equal). Any other body goes the general top level.
+``outside_own_ranges``. The canonical data it gives is the reader's, and the writer writes it as
+before (the canonical path stays the oracle: the tests and the differential hold the two equal).
+Any other body goes the general top level.
 """
 
 from __future__ import annotations

@@ -1,29 +1,28 @@
-"""OpenAI Chat -> OpenAI Responses, direct: an agent's Chat Completions history sent to a
-model OpenAI serves only through the Responses API (or a gateway that speaks it).
+"""OpenAI Chat -> OpenAI Responses, direct: an agent's Chat Completions history sent to a model
+OpenAI serves only through the Responses API (or a gateway that speaks it).
 
-The canonical path reads each message into canonical data and the Responses writer walks
-that list again. Here the messages as given, proved to be what the closed front takes
-(:func:`~.openai_chat_source.admit`), are written as ``input`` items in one pass, for
-the shapes an agent's history is made of. Every rule is the canonical side's own
-function, called with the canonical part and the canonical place: an assistant turn's
-parts (the reasoning's reading,
-:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) are
-written by the writer's own
-:func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning that Responses
-cannot replay reported, a call's name rule, a long ``call_id`` noted for the target rule);
-a tool result is :func:`~chatcodec._providers.openai_responses.messages.plain_output`;
-user parts are the reader's ``decode_parts`` and the writer's ``encode_parts`` (the image
-detail, a ``file:`` URL reported). An image's ``data:`` URL is read as the URL it is, not
-split into its media type and base64 data (``split=False``): the Responses writer sends a
-base64 source as the data URL it was split from, character for character, and a URL
-source as given, so the output and the losses are the same either way, and the split (a
-copy of each screenshot's data) is not needed. The canonical path splits them; the tests
-hold the two equal.
+The canonical path reads each message into canonical data and the Responses writer walks that
+list again. Here the messages as given, proved to be what the closed front takes
+(:func:`~.openai_chat_source.admit`), are written as ``input`` items in one pass, for the shapes
+an agent's history is made of. Every rule is the canonical side's own function, called with the
+canonical part and the canonical place: an assistant turn's parts (the reasoning's reading,
+:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) are written by
+the writer's own :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning
+that Responses cannot replay reported, a call's name rule, a long ``call_id`` noted for the
+target rule); a tool result is
+:func:`~chatcodec._providers.openai_responses.messages.plain_output`; user parts are the
+reader's ``decode_parts`` and the writer's ``encode_parts`` (the image detail, a ``file:`` URL
+reported). An image's ``data:`` URL is read as the URL it is, not split into its media type and
+base64 data (``split=False``): the Responses writer sends a base64 source as the data URL it was
+split from, character for character, and a URL source as given, so the output and the losses are
+the same either way, and the split (a copy of each screenshot's data) is not needed. The
+canonical path splits them; the tests hold the two equal.
 
 The top level of the usual agent request (model, tools, tool choice, a limit, ``stream``) is
-written by its fields' rules (:mod:`.top_level`); any other top level (model, tools, settings,
-target rules) is the canonical reader's and writer's, run on the body without its messages,
-where the Responses writer takes the items written here as its ``input`` (:class:`DirectReading`).
+written by its fields' rules (:mod:`.top_levels.openai_chat_to_openai_responses`); any other top
+level (model, tools, settings, target rules) is the canonical reader's and writer's, run on the
+body without its messages, where the Responses writer takes the items written here as its
+``input`` (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written, and so is one a rule
 refuses on the way: the canonical path converts it whole, and says what it refuses.
@@ -43,7 +42,7 @@ from chatcodec._direct.openai_chat_source import (
     without_name,
     write_directly,
 )
-from chatcodec._direct.openai_chat_to_openai_responses.top_level import usual, write
+from chatcodec._direct.top_levels.openai_chat_to_openai_responses import usual, write
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant

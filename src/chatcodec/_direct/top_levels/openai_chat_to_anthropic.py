@@ -1,41 +1,40 @@
-"""OpenAI Chat -> Anthropic, the request's top level written directly for the request an
-agent sends every step: a model, function tools, a ``tool_choice`` (and
-``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``.
+"""OpenAI Chat -> Anthropic, the request's top level written directly for the request an agent
+sends every step: a model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one
+token limit, maybe ``stream``, ``temperature`` or ``top_p``.
 
-The pair's direct path (:mod:`.messages`) writes the messages in one pass. A body of the
-usual fields alone (:func:`usual`, proved as the reader's closed front checks them:
-:mod:`chatcodec._direct.openai_chat_usual`) is written by the rules of each field, each called
+The pair's direct path (:mod:`chatcodec._direct.openai_chat_to_anthropic`) writes the messages
+in one pass. A body of the usual fields alone (:func:`usual`, proved as the reader's closed
+front checks them: :mod:`.openai_chat_usual`) is written by the rules of each field, each called
 where it lives: the reader's ``decode_tool_choice`` and the writer's ``encode_required``
 (``model``, ``max_tokens``), ``encode_choice``, ``encode_knobs``, ``limit_breakpoints``, the
 target rules; the tools as the writer's ``encode_tool`` wrote them for the reader's reading of
 them (``FRONT_KEY``).
 
-The tools an agent sends with every request are written once: beside their reading in the
-memory of tool readings (keyed by the caller's own list,
-:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), the written list is kept
-as one ``marshal`` text when it was written with no loss and no cache marker, and a request
-of the same tools takes one ``loads`` of it (no canonical tool rebuilt, no schema copied twice).
+The tools an agent sends with every request are written once: beside their reading in the memory
+of tool readings (keyed by the caller's own list,
+:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), the written list is kept as
+one ``marshal`` text when it was written with no loss and no cache marker, and a request of the
+same tools takes one ``loads`` of it (no canonical tool rebuilt, no schema copied twice).
 
-The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body
-goes the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule
-that raises on the way hands the conversion to the canonical path, the oracle.
+The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body goes
+the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule that
+raises on the way hands the conversion to the canonical path, the oracle.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import admitted_origins
-from chatcodec._direct.openai_chat_usual import Usual
-from chatcodec._direct.openai_chat_usual import usual as usual_request
+from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
+from chatcodec._direct.top_levels.openai_chat_usual import Usual
+from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.request import encode_knobs, encode_required, limit_breakpoints
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
-from chatcodec._providers.kit.remembered_tools import remember_written_whole
-from chatcodec._providers.openai_chat.tools import FRONT_KEY, decode_tool_choice
+from chatcodec._providers.openai_chat.tools import decode_tool_choice
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -116,5 +115,5 @@ def write_tools(canonical: list[dict[str, Any]], text: bytes, context: Anthropic
     losses = context.losses.count()
     wire = [encode_tool(tool, index, context) for index, tool in enumerate(canonical)]
     if context.losses.count() == losses and not context.breakpoints:
-        remember_written_whole(text, FRONT_KEY, write_tools, wire)
+        remember_tools_written(text, write_tools, wire)
     return wire

@@ -1,7 +1,7 @@
 """The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
 model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
 maybe ``stream``, a ``temperature`` or ``top_p``. Shared by the direct paths from OpenAI Chat whose top level is written
-directly (:mod:`.openai_chat_to_anthropic.top_level`, :mod:`.openai_chat_to_openai_responses.top_level`).
+directly (:mod:`.openai_chat_to_anthropic`, :mod:`.openai_chat_to_openai_responses`).
 
 The general top level of a direct path is the canonical reader's and writer's whole request
 code, run on the body without its messages: some ninety calls, each once a request (cold where
@@ -17,12 +17,8 @@ from __future__ import annotations
 from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._direct.openai_chat_source import front_tools, in_own_ranges, tools_written_whole
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.contract.target_rules import outside_own_ranges
-from chatcodec._providers.kit.remembered_tools import written_whole
-from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
-from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
-from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -53,8 +49,6 @@ _SAMPLING = ("temperature", "top_p")
 writer, goes the general top level)."""
 _CHOICES = frozenset({"auto", "none", "required"})
 """The ``tool_choice`` strings the closed front takes."""
-_NESTED = "function"
-"""The key of a wire tool's object that holds its schema (the memory's ``nested``)."""
 
 
 class Usual:
@@ -93,12 +87,12 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return found
     if tools.__class__ is not list or not tools:
         return None
-    found.written, text = written_whole(tools, FRONT_KEY, write_tools)
+    found.written, text = tools_written_whole(tools, write_tools)
     if text is None:
         return None
     found.text = text
     if found.written is None:
-        found.read = _read_tools(tools, text, noted)
+        found.read = front_tools(tools, text, noted)
         if found.read is None:
             return None  # tools the front refuses: the general top level's, which says why
     return found
@@ -132,24 +126,8 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
             if number.__class__ is not float or not isfinite(number):
                 return None
             canonical[key] = number
-    if outside_own_ranges(SOURCE_RULES, payload):  # the reader marks such a value the caller's: sent as it came
+    if not in_own_ranges(payload):  # the reader marks such a value the caller's: sent as it came
         return None
-    return canonical
-
-
-def _read_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
-    """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text),
-    as its front and reader take them: recalled from the memory of tool readings, else the
-    front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
-    canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
-    if canonical is not None:
-        return canonical
-    copy = COMMON_REQUEST.validate({"messages": [], "tools": tools})
-    if copy is None:
-        return None
-    start = len(noted.own)
-    canonical = FRONT_KEY(copy["tools"], noted)
-    noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
     return canonical
 
 
