@@ -107,9 +107,43 @@ _REASONED: dict[str, Any] = {
 beside the calls, a call's ``index``; a turn of text and ``reasoning`` alone."""
 
 
+_PDF = "data:application/pdf;base64,JVBERi0xLjQK"
+
+_DOCUMENTS: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "read these"},
+                {"type": "file", "file": {"file_data": _PDF, "filename": "spec.pdf"}},
+                {"type": "file", "file": {"file_id": "file-abc"}, "cache_control": {"type": "ephemeral"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "open", "arguments": "{}"}}],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_1",
+            "content": [
+                {"type": "text", "text": "the page and its report:"},
+                {"type": "image_url", "image_url": {"url": "https://x/a.png"}, "cache_control": {"type": "ephemeral"}},
+                {"type": "file", "file": {"file_data": _PDF}},
+            ],
+        },
+        {"role": "user", "content": "go on"},
+    ],
+}
+"""Documents (OpenAI's ``file`` part: its data URL or Files-API id, a file name or none) in a user
+message and a tool result, beside an image, a gateway's cache marker on a document and on an image."""
+
+
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, _REASONED, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, json.load(session)]
 
 
 _BASES = _bases()

@@ -5,12 +5,12 @@ traced to the input from where the admission found each message and its own fiel
 canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
-leading system prompt of text or text parts, user text and images, assistant text, reasoning
-and function calls, litellm's signed ``thinking_blocks`` with the ``reasoning_content`` that
-copies them, tool results of text or text parts and images (a screenshot tool's) and the
-tool's ``name`` litellm's clients send, an SDK dump's ``null`` fields (litellm's
-``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache marker gateways document on a text
-part, a user message or a tool message),
+leading system prompt of text or text parts, user text, images and documents (OpenAI's ``file``
+part), assistant text, reasoning and function calls, litellm's signed ``thinking_blocks`` with
+the ``reasoning_content`` that copies them, tool results of text or text parts, images (a
+screenshot tool's) and documents, and the tool's ``name`` litellm's clients send, an SDK dump's
+``null`` fields (litellm's ``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache
+marker gateways document on a part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass.
 """
 
@@ -302,7 +302,8 @@ def _text(content: Any) -> bool:
 
 
 def _marked_or_bare(part: Mapping[str, Any]) -> bool:
-    """A text part of its type and text alone, or with a gateway's cache marker beside them (:func:`_ephemeral`)."""
+    """A part of its type and its value alone (a text part's text, an image's ``image_url``),
+    or with a gateway's cache marker beside them (:func:`_ephemeral`)."""
     size = len(part)
     return size == 2 or (size == 3 and _ephemeral(part.get("cache_control")))
 
@@ -491,8 +492,9 @@ def _user(message: Mapping[str, Any]) -> bool:
 
 
 def _user_content(content: Any) -> bool:
-    """Text, or a list of text parts (a gateway's cache marker on one or not: :func:`_marked_or_bare`)
-    and image parts (each of the front's closed shape), none blank."""
+    """Text, or a list of text parts, image parts and document parts (each of the front's
+    closed shape: :func:`_image`, :func:`_file`), none blank, a gateway's cache marker on
+    any of them or not (:func:`_marked_or_bare`)."""
     if type(content) is str:
         return not _blank(content)
     if content.__class__ is not list or not content:
@@ -503,9 +505,35 @@ def _user_content(content: Any) -> bool:
             text = part.get("text")
             if type(text) is not str or _blank(text) or not _marked_or_bare(part):
                 return False
-        elif kind != "image_url" or type(kind) is not str or len(part) != 2 or not _image(part.get("image_url")):
+        elif kind == "image_url":
+            if type(kind) is not str or not _marked_or_bare(part) or not _image(part.get("image_url")):
+                return False
+        elif kind != "file" or type(kind) is not str or not _marked_or_bare(part) or not _file(part.get("file")):
             return False
     return True
+
+
+_FILE_FIELDS = frozenset({"file_data", "file_id", "filename"})
+"""The fields of a document part's ``file`` object the front takes."""
+
+
+def _file(file: Any) -> bool:
+    """A document part's ``file`` object as the front takes it, with its data (a text) or its
+    Files-API id (:func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`, the
+    front's non-empty rule) and a file name (a text) or none; one of neither (the reader
+    keeps it as it came) is the canonical path's."""
+    if file.__class__ is not dict or not _FILE_FIELDS.issuperset(file):
+        return False
+    if "file_data" in file:
+        if type(file["file_data"]) is not str or ("file_id" in file and not _file_id(file["file_id"])):
+            return False
+    elif "file_id" not in file or not _file_id(file["file_id"]):
+        return False
+    return "filename" not in file or type(file["filename"]) is str
+
+
+def _file_id(file_id: Any) -> bool:
+    return type(file_id) is str and accepted_long_text(file_id)
 
 
 def _image(image: Any) -> bool:

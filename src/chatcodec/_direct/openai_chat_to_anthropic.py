@@ -64,9 +64,9 @@ if TYPE_CHECKING:
 
 TARGET = "anthropic"
 
-_USER_BLOCKS = frozenset({"image", "text"})
-"""The blocks a user part the walk admits is written as by ``encode_part`` (an image, a text
-with a cache marker)."""
+_USER_BLOCKS = frozenset({"document", "image", "text"})
+"""The blocks a user part the walk admits is written as by ``encode_part`` (an image, a
+document, a text with a cache marker)."""
 
 
 class DirectReading(Reading):

@@ -125,6 +125,56 @@ def test_the_closed_front_gives_what_the_wire_shapes_give_on_mutated_bodies(data
     _assert_fronts_agree(payload)
 
 
+_PDF = "data:application/pdf;base64,JVBERi0xLjQK"
+_DOCUMENTS: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {
+            "role": "user",
+            "content": [
+                {"type": "file", "file": {"file_data": _PDF, "filename": "a.pdf"}},
+                {
+                    "type": "file",
+                    "file": {"file_id": "file-abc", "filename": "b.pdf"},
+                    "cache_control": {"type": "ephemeral"},
+                },
+                {"type": "image_url", "image_url": {"url": "https://x/a.png"}, "cache_control": {"type": "ephemeral"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "file", "file": {"file_data": _PDF}}]},
+    ],
+}
+"""Documents (OpenAI's ``file`` part) in a user message and a tool result, and a gateway's cache
+marker on a document and on an image: common shapes of the front since agents send them."""
+
+
+def test_the_closed_front_takes_documents_and_marked_media_as_the_wire_shapes_give_them() -> None:
+    assert COMMON_REQUEST.validate(copy.deepcopy(_DOCUMENTS)) is not None
+    _assert_fronts_agree(_DOCUMENTS)
+
+
+@PROPERTY
+@given(data=st.data())
+def test_the_closed_front_gives_what_the_wire_shapes_give_on_mutated_documents(data: st.DataObject) -> None:
+    payload = data.draw(mutated(copy.deepcopy(_DOCUMENTS), deep=True))
+    try:
+        json.dumps(payload)
+    except ValueError:
+        return
+    _assert_fronts_agree(payload)
+    read = _readable(payload)  # and what the reader gives of the front's copy, the model holds
+    if read is None:
+        with pytest.raises(chatcodec.ChatcodecError):
+            chatcodec.decode_request(FORMAT, payload)
+    else:
+        _assert_dumped(read)
+
+
 # --- defaults absent, dumped, or all written -------------------------------------------------
 
 

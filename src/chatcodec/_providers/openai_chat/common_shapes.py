@@ -28,7 +28,7 @@ IMAGE_DETAILS = ("auto", "low", "high")
 
 
 def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
-    # a gateway's cache marker on a text part: an extra key the full shapes keep as it is
+    # a gateway's cache marker on a part: an extra key the full shapes keep as it is
     cached = {"cache_control": closed_schema.json_object()}
     choices = {
         "text": closed_schema.closed_like(
@@ -42,7 +42,16 @@ def _content(kinds: tuple[str, ...]) -> cs.CoreSchema:
             {"detail": closed_schema.literal(*IMAGE_DETAILS)},
         )
         choices["image_url"] = closed_schema.closed_like(
-            wire.ImagePart, {"type": closed_schema.literal("image_url"), "image_url": image}
+            wire.ImagePart, {"type": closed_schema.literal("image_url"), "image_url": image}, beyond=cached
+        )
+    if "file" in kinds:  # a document (a PDF) as OpenAI documents it: its data URL or Files-API id, a file name
+        file = closed_schema.closed_like(
+            wire.File,
+            {},
+            {"file_data": closed_schema.text(), "file_id": closed_schema.non_empty(), "filename": closed_schema.text()},
+        )
+        choices["file"] = closed_schema.closed_like(
+            wire.FilePart, {"type": closed_schema.literal("file"), "file": file}, beyond=cached
         )
     return closed_schema.either(
         closed_schema.text(), cs.list_schema(closed_schema.tagged(choices, "type"), strict=True)
@@ -121,14 +130,16 @@ def _messages() -> cs.CoreSchema:
     choices = {
         "system": _message(system, {"role": closed_schema.literal("system"), "content": _content(("text",))}),
         "developer": _message(system, {"role": closed_schema.literal("developer"), "content": _content(("text",))}),
-        "user": _message(user, {"role": closed_schema.literal("user"), "content": _content(("text", "image_url"))}),
+        "user": _message(
+            user, {"role": closed_schema.literal("user"), "content": _content(("text", "image_url", "file"))}
+        ),
         "assistant": assistant,
         "tool": _message(
             wire.ToolMessage,
             {
                 "role": closed_schema.literal("tool"),
                 "tool_call_id": closed_schema.text(),
-                "content": _content(("text", "image_url")),  # a screenshot tool's image, as the full shapes read it
+                "content": _content(("text", "image_url", "file")),  # a screenshot tool's image, a document
             },
             cs.nullable_schema(closed_schema.text()),  # the tool's name (litellm's clients), or an SDK dump's null
         ),
