@@ -112,6 +112,7 @@ _PDF = "data:application/pdf;base64,JVBERi0xLjQK"
 _DOCUMENTS: dict[str, Any] = {
     "model": "m",
     "messages": [
+        {"role": "developer", "content": "Answer from the documents."},
         {
             "role": "user",
             "content": [
@@ -131,14 +132,15 @@ _DOCUMENTS: dict[str, Any] = {
             "content": [
                 {"type": "text", "text": "the page and its report:"},
                 {"type": "image_url", "image_url": {"url": "https://x/a.png"}, "cache_control": {"type": "ephemeral"}},
-                {"type": "file", "file": {"file_data": _PDF}},
+                {"type": "file", "file": {"file_data": _PDF}, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
             ],
         },
         {"role": "user", "content": "go on"},
     ],
 }
-"""Documents (OpenAI's ``file`` part: its data URL or Files-API id, a file name or none) in a user
-message and a tool result, beside an image, a gateway's cache marker on a document and on an image."""
+"""A developer prompt (OpenAI's newer models' system prompt), documents (OpenAI's ``file`` part: its
+data URL or Files-API id, a file name or none) in a user message and a tool result, beside an
+image, a gateway's cache marker on a document and on an image (one with Anthropic's ``ttl``)."""
 
 
 def _bases() -> list[dict[str, Any]]:
@@ -166,6 +168,7 @@ _ODD = st.sampled_from(
         "function",
         "ephemeral",
         {"type": "ephemeral"},
+        {"type": "ephemeral", "ttl": "1h"},
     ]
 ).map(copy.deepcopy)
 """Odd values to put anywhere, each drawn as a fresh copy: ``sampled_from`` hands out the same

@@ -49,6 +49,10 @@ _ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls
 fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
 
 
+INSTRUCTION_ROLES = ("system", "developer")
+"""The roles of a leading system prompt (OpenAI's newer models take it as ``developer``)."""
+
+
 class UnadmittedError(Exception):
     """A rule answered outside the shapes this path writes: the canonical path converts the body."""
 
@@ -185,7 +189,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         elif role == "user":
             if not _user(message):
                 return None
-        elif role != "system" or position != 0 or not _system(message):
+        elif role not in INSTRUCTION_ROLES or position != 0 or not _system(message):
             return None
     return starts, general
 
@@ -309,15 +313,12 @@ def _marked_or_bare(part: Mapping[str, Any]) -> bool:
 
 
 def _ephemeral(marker: Any) -> bool:
-    """The cache marker OpenRouter and litellm document (``{"type": "ephemeral"}``), which
-    the reader reads as a breakpoint (``cache_control.take``); any other shape (a ``ttl``,
-    another type) is left to the canonical path."""
-    return (
-        marker.__class__ is dict
-        and len(marker) == 1
-        and marker.get("type") == "ephemeral"
-        and type(marker["type"]) is str
-    )
+    """The cache marker OpenRouter and litellm document (``{"type": "ephemeral"}``, with a
+    ``ttl`` text or without), which the reader reads as a breakpoint (``cache_control.take``);
+    any other shape (another type, more fields) is left to the canonical path."""
+    if marker.__class__ is not dict or marker.get("type") != "ephemeral" or type(marker["type"]) is not str:
+        return False
+    return len(marker) == 1 or (len(marker) == 2 and type(marker.get("ttl")) is str)
 
 
 def _bare(message: Mapping[str, Any], fields: int) -> bool:

@@ -34,6 +34,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import (
+    INSTRUCTION_ROLES,
     NamedResults,
     UnadmittedError,
     admit,
@@ -43,12 +44,14 @@ from chatcodec._direct.openai_chat_source import (
     write_directly,
 )
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
+from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
 from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.history.turns import report_developer_roles
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -93,8 +96,13 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
     noted = DirectReading(admission[0], admission[2])
     found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
-    if found is None:
-        return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+    developer = admission[0][0]["role"] == "developer"
+    if found is None:  # (a developer prompt, which the writer reports before its top level: the canonical path's)
+        return (
+            None if developer else write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+        )
+    if developer:  # reported by the writer's history rule, first of what it writes
+        report_developer_roles(admission[0][:1], recorder, CAPABILITIES.display_name)
     try:
         wire, context = begin(payload, found, recorder, noted, admission)
         return finish(wire, noted.direct_turns(context), found, context)
@@ -117,7 +125,7 @@ def write_turns(  # noqa: PLR0915 - one loop
     a call id and a text (:func:`~.openai_chat_source.admitted`), which only those are asked about."""
     system: str | list[dict[str, Any]] | None = None
     start = 0
-    if messages[0]["role"] == "system":
+    if messages[0]["role"] in INSTRUCTION_ROLES:  # (a developer prompt reported before: :func:`convert`)
         system, start = _system(messages[0], context, noted), 1
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins

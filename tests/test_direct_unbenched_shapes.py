@@ -1,0 +1,112 @@
+"""Shapes real OpenAI Chat agent traffic carries that the bench's generator does not: each goes
+the direct path into Anthropic and into Responses (a body handed back costs the canonical path,
+3.7-5x), and what it gives is what the canonical path (the oracle) gives, losses included.
+
+A document (OpenAI's ``file`` part) in a user message or a tool result, a gateway's cache marker on
+an image or a document, Anthropic's ``ttl`` on a marker, a developer prompt (OpenAI's newer models
+take the system prompt so). A shape the writer cannot carry (a document by URL into Anthropic) is
+handed back, and the canonical path says why.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct.table import canonical_only
+from chatcodec._losses import LossRecorder
+from chatcodec._registry import get_codec
+
+_PDF = "data:application/pdf;base64,JVBERi0xLjQK"
+_IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+_MARK = {"cache_control": {"type": "ephemeral"}}
+_HOUR = {"cache_control": {"type": "ephemeral", "ttl": "1h"}}
+_DEVELOPER = {"role": "developer", "content": "Answer from the documents."}
+
+
+def _file(**file: str) -> dict[str, Any]:
+    return {"type": "file", "file": file}
+
+
+def _body(first: Any = "You are terse.", user: Any = "Read it.", result: Any = "done", **top: Any) -> dict[str, Any]:
+    system = first if isinstance(first, dict) else {"role": "system", "content": first}
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_completion_tokens": 1000,
+        "messages": [
+            copy.deepcopy(system),
+            {"role": "user", "content": copy.deepcopy(user)},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "open", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": copy.deepcopy(result)},
+            {"role": "user", "content": "Go on."},
+        ],
+        **top,
+    }
+
+
+SHAPES: dict[str, dict[str, Any]] = {
+    "document in a user message": _body(
+        user=[{"type": "text", "text": "Read:"}, _file(file_data=_PDF, filename="a.pdf")]
+    ),
+    "document in a tool result": _body(result=[{"type": "text", "text": "The file:"}, _file(file_data=_PDF)]),
+    "document by file id": _body(user=[_file(file_id="file-abc", filename="spec.pdf")]),
+    "document of text": _body(user=[_file(file_data="data:text/plain;base64,aGVsbG8=", filename="a.txt")]),
+    "marked document": _body(user=[{**_file(file_data=_PDF), **_MARK}]),
+    "marked image in a user message": _body(user=[{"type": "text", "text": "See:"}, {**_IMAGE, **_MARK}]),
+    "marked image in a tool result": _body(result=[{**_IMAGE, **_MARK}]),
+    "a ttl on a text part": _body(user=[{"type": "text", "text": "Read it.", **_HOUR}]),
+    "a ttl on the system prompt's part": _body(first=[{"type": "text", "text": "You are terse.", **_HOUR}]),
+    "a developer prompt": _body(first=_DEVELOPER),
+    "a developer prompt of parts": _body(
+        first={"role": "developer", "content": [{"type": "text", "text": "A", **_MARK}]}
+    ),
+    "a developer prompt, no limit": {
+        key: value for key, value in _body(first=_DEVELOPER).items() if key != "max_completion_tokens"
+    },
+}
+SHAPES["a ttl on a tool message"] = _body()
+SHAPES["a ttl on a tool message"]["messages"][3].update(_HOUR)
+
+HANDED_BACK = {
+    "anthropic": {"document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")])},
+    "openai-responses": {},
+}
+"""Shapes the walk admits that a pass hands back: the writer writes the part as no block the pass writes."""
+
+PATHS = {"anthropic": openai_chat_to_anthropic, "openai-responses": openai_chat_to_openai_responses}
+
+
+def _converted(body: dict[str, Any], target: str) -> str:
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(
+        copy.deepcopy(body), source="openai-chat", target=target, on_loss="ignore", losses=losses
+    )
+    return json.dumps([written, [str(loss) for loss in losses]])
+
+
+@pytest.mark.parametrize("target", sorted(PATHS))
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_shape_goes_the_direct_path_and_writes_what_the_canonical_path_writes(shape: str, target: str) -> None:
+    body = SHAPES[shape]
+    assert PATHS[target].convert(copy.deepcopy(body), LossRecorder(), get_codec(target)) is not None
+    with canonical_only():
+        canonical = _converted(body, target)
+    assert _converted(body, target) == canonical
+
+
+@pytest.mark.parametrize(("target", "shape"), [(target, shape) for target in PATHS for shape in HANDED_BACK[target]])
+def test_a_part_the_pass_does_not_write_hands_the_body_back(target: str, shape: str) -> None:
+    body = HANDED_BACK[target][shape]
+    assert PATHS[target].convert(copy.deepcopy(body), LossRecorder(), get_codec(target)) is None
+    with canonical_only():
+        canonical = _converted(body, target)
+    assert _converted(body, target) == canonical
