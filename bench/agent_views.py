@@ -13,8 +13,8 @@ what every converter carries and names what it leaves out:
   first, then its text and images in order, so an image inside a tool result compares
   equal to the same image in the next user message (where a converter to OpenAI Chat,
   whose tool messages take text only, puts it);
-* images are their base64 data (data URLs, Anthropic and Bedrock sources, Gemini
-  ``inlineData`` all give the same string);
+* images and documents are their base64 data (data URLs, Anthropic and Bedrock sources, Gemini
+  ``inlineData`` all give the same string), or their URL or file id;
 * tool-call arguments compare parsed; Gemini call ids are left out (Gemini pairs calls and
   results by name and order, and litellm writes none);
 * left out everywhere: reasoning and thinking blocks with their signatures (each format
@@ -66,8 +66,16 @@ def _results_first(items: list[Item]) -> list[Item]:
     return [item for item in items if item[0] == "result"] + [item for item in items if item[0] != "result"]
 
 
-def _result(call_id: str, texts: list[str], images: list[str]) -> list[Item]:
-    return [("result", call_id, "\n".join(texts)), *(("image", image) for image in images)]
+def _result(call_id: str, texts: list[str], media: list[Item]) -> list[Item]:
+    return [("result", call_id, "\n".join(texts)), *media]
+
+
+def _anthropic_media(block: dict[str, Any]) -> Item | None:
+    """An image or document block's item (its data, URL or file id); None for another block."""
+    if block["type"] not in ("image", "document"):
+        return None
+    source = block["source"]
+    return (block["type"], source.get("data") or source.get("url") or source.get("file_id"))
 
 
 def view(request: dict[str, Any], provider: str) -> dict[str, Any]:
@@ -86,19 +94,19 @@ def _anthropic_items(content: str | list[dict[str, Any]]) -> Iterator[Item]:
         return
     for block in content:
         kind = block["type"]
-        if kind == "text":
+        media = _anthropic_media(block)
+        if media is not None:
+            yield media
+        elif kind == "text":
             yield ("text", block["text"])
-        elif kind == "image":
-            source = block["source"]
-            yield ("image", source.get("data") or source.get("url"))
         elif kind == "tool_use":
             yield ("call", block["id"], block["name"], block["input"])
         elif kind == "tool_result":
             inner: str | list[dict[str, Any]] = block.get("content", "")
             parts: list[dict[str, Any]] = [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
             texts: list[str] = [part["text"] for part in parts if part["type"] == "text"]
-            images: list[str] = [part["source"]["data"] for part in parts if part["type"] == "image"]
-            yield from _result(block["tool_use_id"], texts, images)
+            media = [item for item in map(_anthropic_media, parts) if item is not None]
+            yield from _result(block["tool_use_id"], texts, media)
         elif kind not in ("thinking", "redacted_thinking"):
             yield (kind, json.dumps(block, sort_keys=True))
 
@@ -113,23 +121,29 @@ def _anthropic(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]
 # --- OpenAI Chat ----------------------------------------------------------------------------
 
 
-def _openai_parts(content: str | list[dict[str, Any]] | None) -> tuple[list[str], list[str]]:
+def _openai_parts(content: str | list[dict[str, Any]] | None) -> tuple[list[str], list[Item]]:
     if not content:
         return [], []
     if isinstance(content, str):
         return [content], []
     texts = [part["text"] for part in content if part["type"] == "text"]
-    images = [_image_data(part["image_url"]["url"]) for part in content if part["type"] == "image_url"]
-    return texts, images
+    media: list[Item] = []
+    for part in content:
+        if part["type"] == "image_url":
+            media.append(("image", _image_data(part["image_url"]["url"])))
+        elif part["type"] == "file":
+            file = part["file"]
+            media.append(("document", _image_data(file["file_data"]) if "file_data" in file else file["file_id"]))
+    return texts, media
 
 
 def _openai_turn(message: dict[str, Any]) -> Turn:
     role = message["role"]
-    texts, images = _openai_parts(message.get("content"))
+    texts, media = _openai_parts(message.get("content"))
     if role == "tool":
-        return "user", _result(message["tool_call_id"], texts, images)
+        return "user", _result(message["tool_call_id"], texts, media)
     items: list[Item] = [("text", text) for text in texts if text]
-    items.extend(("image", image) for image in images)
+    items.extend(media)
     for call in message.get("tool_calls") or ():
         function = call["function"]
         items.append(("call", call["id"], function["name"], _arguments(function["arguments"])))
@@ -149,25 +163,30 @@ def _openai(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]:
 # --- OpenAI Responses -----------------------------------------------------------------------
 
 
-def _responses_parts(content: str | list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+def _responses_parts(content: str | list[dict[str, Any]]) -> tuple[list[str], list[Item]]:
     if isinstance(content, str):
         return [content], []
     texts = [part["text"] for part in content if part["type"] in ("input_text", "output_text")]
-    images = [_image_data(part["image_url"]) for part in content if part["type"] == "input_image"]
-    return texts, images
+    media: list[Item] = []
+    for part in content:
+        if part["type"] == "input_image":
+            media.append(("image", _image_data(part["image_url"])))
+        elif part["type"] == "input_file":
+            media.append(("document", _image_data(part["file_data"]) if "file_data" in part else part["file_id"]))
+    return texts, media
 
 
 def _responses_turn(item: dict[str, Any]) -> Turn | None:
     kind = item.get("type", "message")
     if kind == "message":
-        texts, images = _responses_parts(item["content"])
+        texts, media = _responses_parts(item["content"])
         role = "system" if item["role"] == "developer" else item["role"]
-        return role, [*(("text", text) for text in texts if text), *(("image", image) for image in images)]
+        return role, [*(("text", text) for text in texts if text), *media]
     if kind == "function_call":
         return "assistant", [("call", item["call_id"], item["name"], _arguments(item["arguments"]))]
     if kind == "function_call_output":
-        texts, images = _responses_parts(item["output"])
-        return "user", _result(item["call_id"], texts, images)
+        texts, media = _responses_parts(item["output"])
+        return "user", _result(item["call_id"], texts, media)
     return None  # reasoning items: left out, as thinking is
 
 
@@ -202,16 +221,21 @@ def _gemini_items(parts: list[dict[str, Any]]) -> Iterator[Item]:
         call = part.get("functionCall") or part.get("function_call")
         response = part.get("functionResponse") or part.get("function_response")
         if inline is not None:
-            yield ("image", inline["data"])
+            yield (_gemini_kind(inline), inline["data"])
         elif call is not None:
             yield ("call", "", call["name"], call.get("args") or {})
         elif response is not None:
-            images = [
-                (inner.get("inlineData") or inner.get("inline_data"))["data"] for inner in response.get("parts") or ()
-            ]
-            yield from _result("", [_gemini_response(response["response"])], images)
+            inlines = [inner.get("inlineData") or inner.get("inline_data") for inner in response.get("parts") or ()]
+            media = [(_gemini_kind(inline), inline["data"]) for inline in inlines]
+            yield from _result("", [_gemini_response(response["response"])], media)
         else:
             yield ("part", json.dumps(part, sort_keys=True))
+
+
+def _gemini_kind(inline: dict[str, Any]) -> str:
+    """An inline part's item kind by its media type: an image, else a document."""
+    media_type: str = inline.get("mimeType") or inline.get("mime_type") or "image/"
+    return "image" if media_type.startswith("image/") else "document"
 
 
 def _gemini(request: dict[str, Any]) -> tuple[str, Iterator[Turn], list[str]]:
@@ -236,8 +260,9 @@ def _bedrock_items(content: list[dict[str, Any]]) -> Iterator[Item]:
     for block in content:
         if "text" in block:
             yield ("text", block["text"])
-        elif "image" in block:
-            yield ("image", block["image"]["source"]["bytes"])
+        elif "image" in block or "document" in block:
+            kind = "image" if "image" in block else "document"
+            yield (kind, block[kind]["source"]["bytes"])
         elif "toolUse" in block:
             use = block["toolUse"]
             yield ("call", use["toolUseId"], use["name"], use["input"])
@@ -245,8 +270,13 @@ def _bedrock_items(content: list[dict[str, Any]]) -> Iterator[Item]:
             result = block["toolResult"]
             texts = [inner["text"] for inner in result["content"] if "text" in inner]
             texts += [json.dumps(inner["json"], sort_keys=True) for inner in result["content"] if "json" in inner]
-            images = [inner["image"]["source"]["bytes"] for inner in result["content"] if "image" in inner]
-            yield from _result(result["toolUseId"], texts, images)
+            media: list[Item] = [
+                (kind, inner[kind]["source"]["bytes"])
+                for inner in result["content"]
+                for kind in ("image", "document")
+                if kind in inner
+            ]
+            yield from _result(result["toolUseId"], texts, media)
         elif "reasoningContent" not in block and "cachePoint" not in block:
             yield ("block", json.dumps(block, sort_keys=True))
 

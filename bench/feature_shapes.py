@@ -16,7 +16,9 @@ Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
 * ``parallel calls``: one to three calls a turn;
 * ``long results``: tool results of 1-8 KB (files, test logs);
 * ``errors``: two tool results that report a failure (Anthropic's ``is_error`` in that format);
-* ``SDK nulls``: the OpenAI SDK's ``model_dump()`` nulls on assistant turns.
+* ``SDK nulls``: the OpenAI SDK's ``model_dump()`` nulls on assistant turns;
+* ``documents``: a PDF (OpenAI's ``file`` part, a data URL of 2-8 KB and a file name) attached to the
+  task, and one a tool reads back (in its result, beside its text).
 
 :data:`AGENT` (the issue's 40-step shape) is ``signed thinking``, ``system marker``, ``tool image``,
 ``parallel calls``, ``long results`` and ``errors`` together. A pair's source body is the OpenAI Chat
@@ -36,7 +38,8 @@ from typing import Any
 
 SIGNED, SYSTEM_MARKER, TOOL_IMAGE = "signed thinking", "system marker", "tool image"
 PARALLEL, LONG, ERRORS, NULLS = "parallel calls", "long results", "errors", "SDK nulls"
-FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS)
+DOCUMENTS = "documents"
+FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS, DOCUMENTS)
 AGENT = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS)
 """The issue's coding-agent session: every feature but the SDK's nulls."""
 
@@ -107,6 +110,26 @@ _NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": 
 _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 
+def _result(rng: random.Random, name: str, on: frozenset[str], *, error: bool) -> Any:
+    """A tool message's content: a screenshot tool's image beside its text, a failure, or an output."""
+    if name == "screenshot":
+        picture = _PNG + rng.randbytes(rng.randint(4_500, 15_000))
+        url = "data:image/png;base64," + base64.b64encode(picture).decode()
+        return [{"type": "text", "text": "Screenshot of the page:"}, {"type": "image_url", "image_url": {"url": url}}]
+    if ERRORS in on and error:
+        return f"Error: command failed with exit code 1\n{_output(rng, LONG in on)}"
+    return _output(rng, LONG in on)
+
+
+def _pdf(rng: random.Random, name: str) -> dict[str, Any]:
+    """A document part as OpenAI documents it: a PDF's data URL and its file name."""
+    data = b"%PDF-1.4\n" + rng.randbytes(rng.randint(2_000, 8_000))
+    return {
+        "type": "file",
+        "file": {"file_data": "data:application/pdf;base64," + base64.b64encode(data).decode(), "filename": name},
+    }
+
+
 def _sentence(rng: random.Random, low: int, high: int) -> str:
     return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(low, high))).capitalize() + "."
 
@@ -155,13 +178,16 @@ def openai_session(
     else:
         system = _SYSTEM
     marked_message = SYSTEM_MARKER in on and seed % 2 == 0  # the marker on the message: the prompt a string
+    task: Any = "Task: " + " ".join(_sentence(rng, 8, 20) for _ in range(3))
+    if DOCUMENTS in on:
+        task = [{"type": "text", "text": task}, _pdf(rng, "spec.pdf")]
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": _SYSTEM, "cache_control": {"type": "ephemeral"}}
         if marked_message
         else {"role": "system", "content": system},
-        {"role": "user", "content": "Task: " + " ".join(_sentence(rng, 8, 20) for _ in range(3))},
+        {"role": "user", "content": task},
     ]
-    image_step = steps // 2
+    image_step, document_step = steps // 2, steps - 1
     error_steps = {steps // 3, (2 * steps) // 3 + 1} if steps > 2 else {0}
     for step in range(steps):
         count = rng.randint(1, 3) if PARALLEL in on else 1
@@ -192,18 +218,10 @@ def openai_session(
             assistant.update(_NULLS)
         messages.append(assistant)
         for position, call in enumerate(calls):
-            name = call["function"]["name"]
-            if name == "screenshot":
-                picture = _PNG + rng.randbytes(rng.randint(4_500, 15_000))
-                url = "data:image/png;base64," + base64.b64encode(picture).decode()
-                content: Any = [
-                    {"type": "text", "text": "Screenshot of the page:"},
-                    {"type": "image_url", "image_url": {"url": url}},
-                ]
-            elif ERRORS in on and step in error_steps and position == 0:
-                content = f"Error: command failed with exit code 1\n{_output(rng, LONG in on)}"
+            if DOCUMENTS in on and step == document_step and position == len(calls) - 1:
+                content: Any = [{"type": "text", "text": "Contents of report.pdf:"}, _pdf(rng, "report.pdf")]
             else:
-                content = _output(rng, LONG in on)
+                content = _result(rng, call["function"]["name"], on, error=step in error_steps and position == 0)
             messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
     messages.append({"role": "user", "content": _sentence(rng, 5, 14)})
     return {

@@ -42,7 +42,7 @@ from chatcodec._providers.families.claude.model_rules import (
     place_system_turns,
     unforced_tool_choice,
 )
-from chatcodec.codec_kit import as_dict, as_list, is_default_sampling, range_rule
+from chatcodec.codec_kit import as_dict, as_list, is_default_sampling, is_dict, range_rule
 from chatcodec.contract import ProviderRules, RequiredField, RuleCall, SamplingRange, TargetRule
 
 if TYPE_CHECKING:
@@ -73,13 +73,18 @@ def _sampling_removed(call: RuleCall) -> None:
 
 def _assistant_document(call: RuleCall) -> None:
     """A ``document`` block directly in an assistant turn is a 400: it moves to the end
-    of the preceding user turn, or is dropped when there is none."""
+    of the preceding user turn, or is dropped when there is none.
+
+    It runs whenever the body holds a document (a user's, a tool result's: the writer notes
+    any), so the turns holding none are passed over by a look each, not a call a block."""
     messages = as_list(call.body.get("messages")) or []
     emptied: list[int] = []
     for index, message in enumerate(messages):
-        fields = as_dict(message)
-        blocks = as_list(fields.get("content")) if fields is not None and fields.get("role") == "assistant" else None
-        if fields is None or not blocks or not any(_is_document(block) for block in blocks):
+        if not is_dict(message) or message.get("role") != "assistant":
+            continue
+        fields = message
+        blocks = as_list(fields.get("content"))
+        if not blocks or not _holds_document(blocks):
             continue
         fields["content"] = [block for block in blocks if not _is_document(block)]
         if not fields["content"]:
@@ -97,6 +102,13 @@ def _assistant_document(call: RuleCall) -> None:
         call.report(("messages", index), "document in an assistant turn", "moved to the end of the user turn before it")
     if emptied:
         call.body["messages"] = [message for index, message in enumerate(messages) if index not in emptied]
+
+
+def _holds_document(blocks: list[Any]) -> bool:
+    for block in blocks:  # noqa: SIM110 - a loop: a generator's frame and a call a block cost more
+        if is_dict(block) and block.get("type") == "document":
+            return True
+    return False
 
 
 def _is_document(block: object) -> bool:
