@@ -1,11 +1,13 @@
-"""Shapes real OpenAI Chat agent traffic carries that the bench's generator does not: each goes
-the direct path into Anthropic and into Responses (a body handed back costs the canonical path,
-3.7-5x), and what it gives is what the canonical path (the oracle) gives, losses included.
+"""Shapes real agent traffic carries that the bench's generator does not: each goes the direct
+path (a body handed back costs the canonical path, 1.5-5x), and what it gives is what the
+canonical path (the oracle) gives, losses included.
 
-A document (OpenAI's ``file`` part) in a user message or a tool result, a gateway's cache marker on
-an image or a document, Anthropic's ``ttl`` on a marker, a developer prompt (OpenAI's newer models
-take the system prompt so). A shape the writer cannot carry (a document by URL into Anthropic) is
-handed back, and the canonical path says why.
+From OpenAI Chat, into Anthropic and into Responses: a document (OpenAI's ``file`` part) in a user
+message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl``
+on a marker, a developer prompt (OpenAI's newer models take the system prompt so). From Responses
+into OpenAI Chat: Codex's typed input messages (``"type": "message"`` on a user, system or
+developer item) and a user's files. A shape the writer cannot carry (a document by URL into
+Anthropic) is handed back, and the canonical path says why.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct import (
+    openai_chat_to_anthropic,
+    openai_chat_to_openai_responses,
+    openai_responses_to_openai_chat,
+)
 from chatcodec._direct.table import canonical_only
 from chatcodec._losses import LossRecorder
 from chatcodec._registry import get_codec
@@ -85,10 +91,10 @@ HANDED_BACK = {
 PATHS = {"anthropic": openai_chat_to_anthropic, "openai-responses": openai_chat_to_openai_responses}
 
 
-def _converted(body: dict[str, Any], target: str) -> str:
+def _converted(body: dict[str, Any], target: str, source: str = "openai-chat") -> str:
     losses: list[chatcodec.Loss] = []
     written = chatcodec.convert_request(
-        copy.deepcopy(body), source="openai-chat", target=target, on_loss="ignore", losses=losses
+        copy.deepcopy(body), source=source, target=target, on_loss="ignore", losses=losses
     )
     return json.dumps([written, [str(loss) for loss in losses]])
 
@@ -110,3 +116,53 @@ def test_a_part_the_pass_does_not_write_hands_the_body_back(target: str, shape: 
     with canonical_only():
         canonical = _converted(body, target)
     assert _converted(body, target) == canonical
+
+
+def _typed(role: str, content: Any) -> dict[str, Any]:
+    return {"type": "message", "role": role, "content": content}
+
+
+_CALL = [
+    {"type": "function_call", "call_id": "call_1", "name": "open", "arguments": "{}"},
+    {"type": "function_call_output", "call_id": "call_1", "output": "done"},
+]
+RESPONSES: dict[str, dict[str, Any]] = {
+    "typed messages": {
+        "model": "gpt-5",
+        "input": [
+            _typed("developer", [{"type": "input_text", "text": "Be terse."}]),
+            _typed("user", [{"type": "input_text", "text": "Open it."}]),
+            *_CALL,
+            _typed("user", "Go on."),
+        ],
+    },
+    "typed messages beside instructions": {
+        "model": "gpt-5",
+        "instructions": "Be terse.",
+        "input": [_typed("user", "Open it."), *_CALL],
+    },
+    "a user's files": {
+        "model": "gpt-5",
+        "input": [
+            _typed(
+                "user",
+                [
+                    {"type": "input_text", "text": "Read these."},
+                    {"type": "input_file", "filename": "a.pdf", "file_data": _PDF},
+                    {"type": "input_file", "file_id": "file-abc"},
+                ],
+            ),
+            *_CALL,
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(RESPONSES))
+def test_a_responses_shape_goes_the_direct_path_and_writes_what_the_canonical_path_writes(shape: str) -> None:
+    body = RESPONSES[shape]
+    path = openai_responses_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat"))
+    assert path is not None
+    with canonical_only():
+        canonical = _converted(body, "openai-chat", source="openai-responses")
+    assert _converted(body, "openai-chat", source="openai-responses") == canonical

@@ -6,7 +6,8 @@ turn, a run of call outputs one tool message) and the OpenAI Chat writer walks t
 again. Here the closed front's validated copy of the items (the reader's own front,
 :data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in
 one pass, for the shapes an agent's history is made of: system, developer and user
-messages (their text parts, a cache breakpoint on them, and a user's images), an assistant
+messages, bare or typed as Codex sends them (their text parts, a cache breakpoint on them, and
+a user's images and files), an assistant
 turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
 text and function calls, and outputs of text or text parts. Every rule is the canonical
 side's own function, called with the canonical part and the canonical place: the image
@@ -29,8 +30,8 @@ item (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of ot
 (a refusal, several texts), or after reasoning, or whose reasoning item holds its reasoning
 texts (``content``) or a ``status``, is read by the reader's ``decode_messages`` and written
 by the Chat writer's ``encode_assistant_message``, the canonical path's own two steps for
-that one message. A body of any other shape (a text's annotations, typed
-user, system or developer items, reasoning sealed by chatcodec, custom
+that one message. A body of any other shape (a text's annotations, a typed input message
+holding more than its role and content, reasoning sealed by chatcodec, custom
 tool calls, calls answered out of place) is handed back before anything is written
 (:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
 tool name it rewrites) hands the conversion back too: the canonical path converts it
@@ -183,7 +184,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 read[position] = len(starts) - 1
             previous = "reasoning"
             continue
-        if kind is not None:  # a model's output message, replayed (a turn's first: its calls may follow)
+        if kind is not None and (kind != "message" or item.get("role") == "assistant"):
+            # a model's output message, replayed (a turn's first: its calls may follow)
             if kind != "message" or previous == "text" or not _output_message(item):
                 return None
             if previous != "reasoning":
@@ -192,7 +194,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 read[starts[-1]] = len(starts) - 1
             previous = "text"
             continue
-        if len(item) != 2:
+        if len(item) != (2 if kind is None else 3):  # a typed input message (Codex's): read as the bare one
             return None
         role = item.get("role")
         content = item.get("content")
@@ -266,15 +268,19 @@ def _replayed_reasoning(item: dict[str, Any]) -> bool:
 
 
 def _parts(content: Any, role: str) -> bool:
-    """A list of text parts, and a user's images (the front checks their values; a part the
-    reader keeps a bag for is handed back as it is written, :func:`_parts_written`)."""
+    """A list of text parts, and a user's images and files (the front checks their values; a
+    part the reader keeps a bag for is handed back as it is written, :func:`_parts_written`)."""
     if content.__class__ is not list or not content:
         return False
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
-        if kind != "input_text" and (kind != "input_image" or role != "user"):
+        if kind != "input_text" and (kind not in _USER_MEDIA or role != "user"):
             return False
     return True
+
+
+_USER_MEDIA = frozenset({"input_image", "input_file"})
+"""The parts beside text a user message admitted holds (read and written by the part rules)."""
 
 
 def _text_parts(output: Any) -> bool:
