@@ -6,7 +6,8 @@ From OpenAI Chat, into Anthropic and into Responses: a document (OpenAI's ``file
 message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl``
 on a marker, a developer prompt (OpenAI's newer models take the system prompt so). From Responses
 into OpenAI Chat: Codex's typed input messages (``"type": "message"`` on a user, system or
-developer item) and a user's files. A shape the writer cannot carry (a document by URL into
+developer item), a user's files, and an assistant message replayed with its ``phase`` (recorded
+from the live API: ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the writer cannot carry (a document by URL into
 Anthropic) is handed back, and the canonical path says why.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,6 +158,12 @@ RESPONSES: dict[str, dict[str, Any]] = {
         ],
     },
 }
+
+
+_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / "request"
+RESPONSES["an assistant message replayed with its phase"] = json.loads(
+    (_FIXTURES / "assistant_message_phase_replay.json").read_text()
+)
 
 
 @pytest.mark.parametrize("shape", sorted(RESPONSES))

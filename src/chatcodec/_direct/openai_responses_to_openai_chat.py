@@ -23,8 +23,8 @@ body without its items; the Chat writer takes the messages written here in their
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's
 leading system message: written first, every other message's index one further. An
 assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` item of
-one ``output_text``, calls with their ``id`` and ``status``) is written in the same pass:
-each item's id and status are the reader's bag (``decode_item``: ``split_fields``), which
+one ``output_text``, with the ``phase`` Codex models ask back, calls with their ``id`` and
+``status``) is written in the same pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``), which
 the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of
 item (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts
 (a refusal, several texts), or after reasoning, or whose reasoning item holds its reasoning
@@ -211,7 +211,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
-_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status"})
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
 
 
 def _output_message(item: dict[str, Any]) -> bool:
