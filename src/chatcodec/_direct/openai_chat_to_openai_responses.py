@@ -48,7 +48,7 @@ from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_shape, whole_shape
+from chatcodec._providers.openai_chat.reasoning import BLOCKS, decode_reasoning, reasoning_shape, whole_shape
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
@@ -216,7 +216,7 @@ def _general_items(
     shape = general_shape(message)
     verdict = proved.get(shape)
     if verdict:
-        return _reasoned_items(message, context, at, context.holds)
+        return _reasoned_items(message, context, at, context.holds, reasoning_shape(message))
     losses, holds = context.losses, context.holds
     count = losses.count()
     held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
@@ -224,7 +224,7 @@ def _general_items(
     if verdict is None:
         found = losses.below(count, at)
         middle = losses.count()
-        trial = _reasoned_items(message, context, at, held)
+        trial = _reasoned_items(message, context, at, held, reasoning_shape(message))
         proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
         losses.take_back(middle)
     return items
@@ -237,11 +237,25 @@ def _turn_items(
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there; a
     general turn's, OpenRouter's ``reasoning_details``, are :func:`_reasoned_items`'), written
     by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked), once a shape
+        return _reasoned_items(message, context, at, holds, _signed_shape(message))
     thought = message.get("reasoning_content")
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
-        parts = [*decode_reasoning(message)[0]]
     return request_turn([*parts, *_said(message)], context.losses, at, holds)
+
+
+def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What the thinking parts ``decode_reasoning`` reads from a turn of litellm's signed
+    ``thinking_blocks`` are, but for their texts (:func:`_reasoned_items`' key): the admission
+    proved each block Claude's ``thinking`` block of a text and a signature alone, and the
+    ``reasoning_content`` beside them their texts joined (``signed``), so the parts are one a
+    block, of the same fields and bags, and differ in their texts and signatures, and in which
+    of those are empty. Tagged apart from any ``reasoning_shape`` (a tuple of entries first)."""
+    blocks = message[BLOCKS]
+    if len(blocks) == 1:  # litellm's usual turn: no list built
+        block = blocks[0]
+        return (BLOCKS, (not block["thinking"], not block["signature"]))
+    return (BLOCKS, *[(not block["thinking"], not block["signature"]) for block in blocks])
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -256,29 +270,35 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 _STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = forgotten_with_kits({})
-"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), their texts
-changed (none of the caller's kept), which the Responses writer was proved not to write
-(:func:`_reasoned_items`), or None when it does; kept across requests, as :data:`_PROVED` is.
+"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``, or
+:func:`_signed_shape`), their texts changed (none of the caller's kept), which the Responses
+writer was proved not to write (:func:`_reasoned_items`), or None when it does; kept across
+requests, as :data:`_PROVED` is.
 Bounded: forgotten whole past :data:`_MAX_PROVED` shapes."""
 _UNSEEN: Any = object()
 """A reasoning shape not met yet (:func:`_reasoned_items`)."""
 _TEXTS = ("text", "signature", "encrypted")
-"""The fields of a thinking part that stand for its texts (``reasoning_shape``'s)."""
+"""The fields of a thinking part that stand for its texts (what a shape holds only as empty or not)."""
 
 
 def _reasoned_items(
-    message: Mapping[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
+    message: Mapping[str, Any],
+    context: EncodeContext,
+    at: Steps,
+    holds: set[str] | None,
+    shape: tuple[Any, ...] | None,
 ) -> list[dict[str, Any]]:
-    """A turn's items with its reasoning fields read (OpenRouter's ``reasoning_details``).
+    """A turn's items with its reasoning fields read: OpenRouter's ``reasoning_details``
+    (``shape``: the turn's ``reasoning_shape``) or litellm's signed ``thinking_blocks``
+    (:func:`_signed_shape`, whole as the admission proved it).
 
-    The parts ``decode_reasoning`` reads from turns of one ``reasoning_shape`` differ in their
+    The parts ``decode_reasoning`` reads from turns of one shape differ in their
     texts alone, and the writer drops another provider's reasoning whole, its texts unread
     (one loss a part). So the first turn of a shape is written twice, with its parts and with
     their texts changed (the trial's losses taken back, its call ids noted in a copy); when
     the items, the losses and the notes are the same, the changed parts stand in for a later
     turn's (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their
     places, and the turn's reasoning fields are not read again."""
-    shape = reasoning_shape(message)
     try:
         known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
     except TypeError:  # an entry's value of no hash (a list): read, and kept nowhere
@@ -301,7 +321,7 @@ def _reasoned_items(
         losses.take_back(middle)
         if len(_STAND_INS) >= _MAX_PROVED:
             _STAND_INS.clear()
-        _STAND_INS[shape] = changed if same and whole_shape(shape) else None
+        _STAND_INS[shape] = changed if same and (shape[0] == BLOCKS or whole_shape(shape)) else None
     return items
 
 
