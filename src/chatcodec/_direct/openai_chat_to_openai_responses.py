@@ -95,7 +95,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if found is None:
         return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
     try:
-        return write(payload, found, recorder, noted, admission, items=noted.direct_items)
+        return write(payload, found[0], recorder, noted, admission, items=noted.direct_items, kept=found[1])
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
