@@ -30,6 +30,7 @@ refuses on the way: the canonical path converts it whole, and says what it refus
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -61,7 +62,7 @@ from chatcodec._providers.openai_responses.messages import (
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import EncodeContext
     from chatcodec.contract import Steps
 
@@ -338,5 +339,71 @@ def _message_item(message: dict[str, Any], context: EncodeContext, noted: Readin
     ``encode_message``: the marker a breakpoint on the last part)."""
     if "cache_control" in message:
         return encode_message(read_user(message, noted, split=False), context, at)
+    losses = context.losses
+    shape = _texts_shape(message["content"])
+    known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
+    if known is not None and known is not _UNSEEN:  # a shape proved: its item, this message's texts in it
+        written, found = known
+        item = _filled(written, message["content"])
+        losses.repeat(found, at)
+        return {"role": message["role"], "content": item}
     read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
-    return {"role": message["role"], "content": encode_parts(read, context, at)}
+    count = losses.count()
+    content = encode_parts(read, context, at)
+    if shape is not None:
+        found = losses.below(count, at)
+        middle = losses.count()
+        trial = encode_parts([{**part, "text": _other(part["text"])} for part in read], context, at)
+        text = marshal.dumps(trial)
+        same = found is not None and losses.below(middle, at) == found and _filled(text, read) == content
+        losses.take_back(middle)
+        if len(_TEXT_ITEMS) >= _MAX_PROVED:
+            _TEXT_ITEMS.clear()
+        _TEXT_ITEMS[shape] = (text, found) if same and found is not None else None
+    return {"role": message["role"], "content": content}
+
+
+_TEXT_ITEMS: dict[tuple[Any, ...], tuple[bytes, list[tuple[Steps, str, str, LossKind]]] | None] = forgotten_with_kits(
+    {}
+)
+"""A system or user message's text parts by their shape (:func:`_texts_shape`: a system prompt
+with a cache marker on a part, which an agent sends every request): the ``input`` parts the
+writer wrote from them with their texts changed (a ``marshal`` text: each use a new copy, none
+of the caller's texts kept) and the losses below the message's place, when one message of the
+shape was written as those parts with its own texts in their places and the same losses
+(:func:`_message_item`); None when not. Kept across requests and bounded as :data:`_STAND_INS`."""
+
+
+def _texts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text parts but
+    their texts: each part's fields in order, its cache marker's fields and values, whether its
+    text is empty; None for content of another part or a marker of values beyond texts, or
+    whose parts are all plain (read and written with no call a part)."""
+    shape: list[Any] = []
+    marked = False
+    for part in parts:
+        if part["type"] != "text":
+            return None
+        if len(part) == 2:
+            shape.append(not part["text"])
+            continue
+        marker = part.get("cache_control")
+        if len(part) != 3 or marker.__class__ is not dict:
+            return None
+        for value in marker.values():  # a loop: a generator's frame cost more, cold
+            if value.__class__ is not str:
+                return None
+        shape.append((tuple(part), tuple(marker.items()), not part["text"]))
+        marked = True
+    return tuple(shape) if marked else None
+
+
+def _filled(written: bytes, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A new copy of the ``input`` parts ``written`` (:data:`_TEXT_ITEMS`), each holding the
+    text of its part of ``parts`` (as many, in order; a proved shape's)."""
+    content: list[dict[str, Any]] = marshal.loads(written)
+    if len(content) != len(parts):
+        return []  # not this message's: no proof
+    for index, item in enumerate(content):
+        item["text"] = parts[index]["text"]
+    return content
