@@ -387,7 +387,7 @@ def _texts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
         if len(part) == 2:
             shape.append(not part["text"])
             continue
-        marker = part.get("cache_control")
+        marker: Any = part.get("cache_control")
         if len(part) != 3 or marker.__class__ is not dict:
             return None
         for value in marker.values():  # a loop: a generator's frame cost more, cold
