@@ -30,6 +30,7 @@ refuses on the way: the canonical path converts it whole, and says what it refus
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -48,7 +49,7 @@ from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
-from chatcodec._providers.openai_chat.reasoning import decode_reasoning, reasoning_shape, whole_shape
+from chatcodec._providers.openai_chat.reasoning import BLOCKS, decode_reasoning, reasoning_shape, whole_shape
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
@@ -61,7 +62,7 @@ from chatcodec._providers.openai_responses.messages import (
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import EncodeContext
     from chatcodec.contract import Steps
 
@@ -95,7 +96,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if found is None:
         return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
     try:
-        return write(payload, found, recorder, noted, admission, items=noted.direct_items)
+        return write(payload, found[0], recorder, noted, admission, items=noted.direct_items, kept=found[1])
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
@@ -216,7 +217,7 @@ def _general_items(
     shape = general_shape(message)
     verdict = proved.get(shape)
     if verdict:
-        return _reasoned_items(message, context, at, context.holds)
+        return _reasoned_items(message, context, at, context.holds, reasoning_shape(message))
     losses, holds = context.losses, context.holds
     count = losses.count()
     held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
@@ -224,7 +225,7 @@ def _general_items(
     if verdict is None:
         found = losses.below(count, at)
         middle = losses.count()
-        trial = _reasoned_items(message, context, at, held)
+        trial = _reasoned_items(message, context, at, held, reasoning_shape(message))
         proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
         losses.take_back(middle)
     return items
@@ -237,11 +238,25 @@ def _turn_items(
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there; a
     general turn's, OpenRouter's ``reasoning_details``, are :func:`_reasoned_items`'), written
     by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
+    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked), once a shape
+        return _reasoned_items(message, context, at, holds, _signed_shape(message))
     thought = message.get("reasoning_content")
     parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
-    if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked)
-        parts = [*decode_reasoning(message)[0]]
     return request_turn([*parts, *_said(message)], context.losses, at, holds)
+
+
+def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What the thinking parts ``decode_reasoning`` reads from a turn of litellm's signed
+    ``thinking_blocks`` are, but for their texts (:func:`_reasoned_items`' key): the admission
+    proved each block Claude's ``thinking`` block of a text and a signature alone, and the
+    ``reasoning_content`` beside them their texts joined (``signed``), so the parts are one a
+    block, of the same fields and bags, and differ in their texts and signatures, and in which
+    of those are empty. Tagged apart from any ``reasoning_shape`` (a tuple of entries first)."""
+    blocks = message[BLOCKS]
+    if len(blocks) == 1:  # litellm's usual turn: no list built
+        block = blocks[0]
+        return (BLOCKS, (not block["thinking"], not block["signature"]))
+    return (BLOCKS, *[(not block["thinking"], not block["signature"]) for block in blocks])
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -256,29 +271,35 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 _STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = forgotten_with_kits({})
-"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``), their texts
-changed (none of the caller's kept), which the Responses writer was proved not to write
-(:func:`_reasoned_items`), or None when it does; kept across requests, as :data:`_PROVED` is.
+"""The thinking parts of one turn of each reasoning shape (``reasoning_shape``, or
+:func:`_signed_shape`), their texts changed (none of the caller's kept), which the Responses
+writer was proved not to write (:func:`_reasoned_items`), or None when it does; kept across
+requests, as :data:`_PROVED` is.
 Bounded: forgotten whole past :data:`_MAX_PROVED` shapes."""
 _UNSEEN: Any = object()
 """A reasoning shape not met yet (:func:`_reasoned_items`)."""
 _TEXTS = ("text", "signature", "encrypted")
-"""The fields of a thinking part that stand for its texts (``reasoning_shape``'s)."""
+"""The fields of a thinking part that stand for its texts (what a shape holds only as empty or not)."""
 
 
 def _reasoned_items(
-    message: Mapping[str, Any], context: EncodeContext, at: Steps, holds: set[str] | None
+    message: Mapping[str, Any],
+    context: EncodeContext,
+    at: Steps,
+    holds: set[str] | None,
+    shape: tuple[Any, ...] | None,
 ) -> list[dict[str, Any]]:
-    """A turn's items with its reasoning fields read (OpenRouter's ``reasoning_details``).
+    """A turn's items with its reasoning fields read: OpenRouter's ``reasoning_details``
+    (``shape``: the turn's ``reasoning_shape``) or litellm's signed ``thinking_blocks``
+    (:func:`_signed_shape`, whole as the admission proved it).
 
-    The parts ``decode_reasoning`` reads from turns of one ``reasoning_shape`` differ in their
+    The parts ``decode_reasoning`` reads from turns of one shape differ in their
     texts alone, and the writer drops another provider's reasoning whole, its texts unread
     (one loss a part). So the first turn of a shape is written twice, with its parts and with
     their texts changed (the trial's losses taken back, its call ids noted in a copy); when
     the items, the losses and the notes are the same, the changed parts stand in for a later
     turn's (:data:`_STAND_INS`): the writer's ``request_turn`` asks its rules of them, at their
     places, and the turn's reasoning fields are not read again."""
-    shape = reasoning_shape(message)
     try:
         known = _UNSEEN if shape is None else _STAND_INS.get(shape, _UNSEEN)
     except TypeError:  # an entry's value of no hash (a list): read, and kept nowhere
@@ -301,7 +322,7 @@ def _reasoned_items(
         losses.take_back(middle)
         if len(_STAND_INS) >= _MAX_PROVED:
             _STAND_INS.clear()
-        _STAND_INS[shape] = changed if same and whole_shape(shape) else None
+        _STAND_INS[shape] = changed if same and (shape[0] == BLOCKS or whole_shape(shape)) else None
     return items
 
 
@@ -318,5 +339,71 @@ def _message_item(message: dict[str, Any], context: EncodeContext, noted: Readin
     ``encode_message``: the marker a breakpoint on the last part)."""
     if "cache_control" in message:
         return encode_message(read_user(message, noted, split=False), context, at)
+    losses = context.losses
+    shape = _texts_shape(message["content"])
+    known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
+    if known is not None and known is not _UNSEEN:  # a shape proved: its item, this message's texts in it
+        written, found = known
+        item = _filled(written, message["content"])
+        losses.repeat(found, at)
+        return {"role": message["role"], "content": item}
     read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
-    return {"role": message["role"], "content": encode_parts(read, context, at)}
+    count = losses.count()
+    content = encode_parts(read, context, at)
+    if shape is not None:
+        found = losses.below(count, at)
+        middle = losses.count()
+        trial = encode_parts([{**part, "text": _other(part["text"])} for part in read], context, at)
+        text = marshal.dumps(trial)
+        same = found is not None and losses.below(middle, at) == found and _filled(text, read) == content
+        losses.take_back(middle)
+        if len(_TEXT_ITEMS) >= _MAX_PROVED:
+            _TEXT_ITEMS.clear()
+        _TEXT_ITEMS[shape] = (text, found) if same and found is not None else None
+    return {"role": message["role"], "content": content}
+
+
+_TEXT_ITEMS: dict[tuple[Any, ...], tuple[bytes, list[tuple[Steps, str, str, LossKind]]] | None] = forgotten_with_kits(
+    {}
+)
+"""A system or user message's text parts by their shape (:func:`_texts_shape`: a system prompt
+with a cache marker on a part, which an agent sends every request): the ``input`` parts the
+writer wrote from them with their texts changed (a ``marshal`` text: each use a new copy, none
+of the caller's texts kept) and the losses below the message's place, when one message of the
+shape was written as those parts with its own texts in their places and the same losses
+(:func:`_message_item`); None when not. Kept across requests and bounded as :data:`_STAND_INS`."""
+
+
+def _texts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text parts but
+    their texts: each part's fields in order, its cache marker's fields and values, whether its
+    text is empty; None for content of another part or a marker of values beyond texts, or
+    whose parts are all plain (read and written with no call a part)."""
+    shape: list[Any] = []
+    marked = False
+    for part in parts:
+        if part["type"] != "text":
+            return None
+        if len(part) == 2:
+            shape.append(not part["text"])
+            continue
+        marker: Any = part.get("cache_control")
+        if len(part) != 3 or marker.__class__ is not dict:
+            return None
+        for value in marker.values():  # a loop: a generator's frame cost more, cold
+            if value.__class__ is not str:
+                return None
+        shape.append((tuple(part), tuple(marker.items()), not part["text"]))
+        marked = True
+    return tuple(shape) if marked else None
+
+
+def _filled(written: bytes, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A new copy of the ``input`` parts ``written`` (:data:`_TEXT_ITEMS`), each holding the
+    text of its part of ``parts`` (as many, in order; a proved shape's)."""
+    content: list[dict[str, Any]] = marshal.loads(written)
+    if len(content) != len(parts):
+        return []  # not this message's: no proof
+    for index, item in enumerate(content):
+        item["text"] = parts[index]["text"]
+    return content

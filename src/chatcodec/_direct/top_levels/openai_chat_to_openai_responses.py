@@ -10,7 +10,9 @@ rules of each field, each called where it lives, in the order and places the Res
 ``encode_knobs``, ``encode_functions`` (the tools) and ``encode_choice``, the target rules. The
 tools an agent sends with every request are written once: the written list is kept beside their
 reading as one ``marshal`` text when it was written with no loss, and a request of the same
-tools takes one ``loads`` of it.
+tools takes one ``loads`` of it. OpenRouter's own ``reasoning`` and ``usage`` objects beside
+them, which the reader keeps in its bag unread, are that bag reported by the writer's kit, as
+the writer reports it.
 
 Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
 and a rule that raises on the way hands the conversion to the canonical path, the oracle.
@@ -18,16 +20,18 @@ and a rule that raises on the way hands the conversion to the canonical path, th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual
+from chatcodec._direct.openai_chat_source import SOURCE, admitted_origins, remember_tools_written
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, kept_beside
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
+from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.request import encode_knobs
 from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
 
@@ -40,10 +44,23 @@ if TYPE_CHECKING:
 TARGET = "openai-responses"
 
 
-def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual, Mapping[str, Any]] | None:
     """``payload`` proved the usual agent request for this pair's built-in writer
-    (:func:`~.openai_chat_usual.usual`); None for any other."""
-    return usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
+    (:func:`~.openai_chat_usual.usual`), beside the fields of it the reader keeps in its bag
+    (OpenRouter's ``reasoning`` and ``usage``: :func:`~.openai_chat_usual.kept_beside`; none for
+    most); None for any other."""
+    split = kept_beside(payload)
+    kept: Mapping[str, Any] = _NOTHING_KEPT
+    if split is not None:
+        payload, kept = split
+    found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
+    return None if found is None else (found, kept)
+
+
+_NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
+"""What the usual request's bag holds: nothing (a body of the usual fields alone)."""
+_OPTIONS = ("provider_options",)
+"""Where the writer reports another format's bag of the request (its ``_own_fields``)."""
 
 
 def write(
@@ -54,12 +71,15 @@ def write(
     admission: Admission,
     *,
     items: Callable[[EncodeContext], list[dict[str, Any]]],
+    kept: Mapping[str, Any],
 ) -> dict[str, Any]:
     """The Responses body of ``payload``, a usual request (``found``), its losses in
-    ``recorder``: ``model``, the ``input`` items the pair's pass writes (``items``: ``noted``'s,
-    the pair's reading), ``max_output_tokens``, the sampling settings and ``stream``
-    (``encode_knobs``), ``tools``, ``tool_choice``, ``parallel_tool_calls``, then the target
-    rules. A rule may raise: the caller hands the conversion back."""
+    ``recorder``: the fields the reader keeps in its bag (``kept``) reported by the writer's
+    kit first, as the writer claims its bag before it writes the input; ``model``, the
+    ``input`` items the pair's pass writes (``items``: ``noted``'s, the pair's reading),
+    ``max_output_tokens``, the sampling settings and ``stream`` (``encode_knobs``), ``tools``,
+    ``tool_choice``, ``parallel_tool_calls``, then the target rules. A rule may raise: the
+    caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -74,6 +94,8 @@ def write(
         reading=noted,
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    if kept:  # the reader's bag of the request (its markers of the usual fields report nothing)
+        TARGET_KIT.claim(recorder, {SOURCE: kept}, _OPTIONS)
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
     if found.written is not None:

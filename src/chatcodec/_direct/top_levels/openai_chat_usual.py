@@ -147,3 +147,40 @@ def _chosen(choice: object) -> bool:
         and len(function) == 1
         and function.get("name").__class__ is str
     )
+
+
+KEPT_WHOLE = frozenset({"reasoning", "usage"})
+"""OpenRouter's own top-level objects beside the usual fields (its ``reasoning`` setting and its
+``usage`` accounting, https://openrouter.ai/docs/api-reference/chat-completion), which the
+OpenAI Chat reader reads into nothing: no decoder reads them and the front takes any JSON value
+there, so the reader keeps them in its bag as they came, for a writer to report
+(:func:`kept_beside`)."""
+
+
+def kept_beside(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``payload`` without its fields of :data:`KEPT_WHOLE`, and those fields (what the reader
+    keeps in its bag of the usual request's body), when each is an object of texts, integers
+    and booleans (OpenRouter's ``{"effort": "high"}``, ``{"include": true}``: no number the
+    front reads for NaN, no value deeper than it came); None for a body holding none, or one
+    of another value (the general top level's)."""
+    if KEPT_WHOLE.isdisjoint(payload):
+        return None
+    rest: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key not in KEPT_WHOLE:
+            rest[key] = value
+        elif value.__class__ is not dict or not _flat(value):
+            return None
+        else:
+            kept[key] = value
+    return rest, kept
+
+
+def _flat(value: dict[Any, Any]) -> bool:
+    """Whether an object's keys are texts and its values texts, integers or booleans (exact types)."""
+    return all(key.__class__ is str and item.__class__ in _SCALARS for key, item in value.items())
+
+
+_SCALARS = frozenset({str, int, bool})
+"""The classes of a value :func:`kept_beside` takes in a kept object."""
