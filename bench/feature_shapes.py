@@ -18,7 +18,10 @@ Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
 * ``errors``: two tool results that report a failure (Anthropic's ``is_error`` in that format);
 * ``SDK nulls``: the OpenAI SDK's ``model_dump()`` nulls on assistant turns;
 * ``documents``: a PDF (OpenAI's ``file`` part, a data URL of 2-8 KB and a file name) attached to the
-  task, and one a tool reads back (in its result, beside its text).
+  task, and one a tool reads back (in its result, beside its text);
+* ``client settings``: what a streaming client sends beside the usual fields (``stream`` with
+  ``stream_options`` asking for the usage, a ``temperature`` of ``1`` as JavaScript writes 1.0, a
+  ``user``, a ``seed``).
 
 :data:`AGENT` (the issue's 40-step shape) is ``signed thinking``, ``system marker``, ``tool image``,
 ``parallel calls``, ``long results`` and ``errors`` together. A pair's source body is the OpenAI Chat
@@ -38,8 +41,8 @@ from typing import Any
 
 SIGNED, SYSTEM_MARKER, TOOL_IMAGE = "signed thinking", "system marker", "tool image"
 PARALLEL, LONG, ERRORS, NULLS = "parallel calls", "long results", "errors", "SDK nulls"
-DOCUMENTS = "documents"
-FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS, DOCUMENTS)
+DOCUMENTS, SETTINGS = "documents", "client settings"
+FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS, DOCUMENTS, SETTINGS)
 AGENT = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS)
 """The issue's coding-agent session: every feature but the SDK's nulls."""
 
@@ -108,6 +111,16 @@ _TOOLS = [
 ]
 _NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": None}
 _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+
+_CLIENT_SETTINGS: dict[str, Any] = {
+    "stream": True,
+    "stream_options": {"include_usage": True},
+    "temperature": 1,
+    "user": "agent-7",
+    "seed": 7,
+}
+"""A streaming JavaScript client's settings: its usage asked, a temperature of 1.0 written as ``1``."""
 
 
 def _result(rng: random.Random, name: str, on: frozenset[str], *, error: bool) -> Any:
@@ -230,6 +243,7 @@ def openai_session(
         "tools": _TOOLS,
         "tool_choice": "auto",
         "max_completion_tokens": 16_000,
+        **(_CLIENT_SETTINGS if SETTINGS in on else {}),
     }
 
 

@@ -1,10 +1,11 @@
-"""The direct paths' top level for the usual agent request from OpenAI Chat, into Anthropic
-and into Responses (``_direct/top_levels/openai_chat_to_*.py``, the proof shared:
+"""The direct paths' top level for the usual agent request from OpenAI Chat, into Anthropic and into
+Responses (``_direct/top_levels/openai_chat_to_*.py``, the proof shared:
 ``_direct/top_levels/openai_chat_usual.py``): a model, function tools, a ``tool_choice``, a limit,
-``stream``, a ``temperature`` or ``top_p``, written by each field's rules with the tools from
-one ``marshal`` text once written. What it gives is what the canonical path (the oracle) gives, row after row of the
-same tools (the first reads them, the next take them as written); any other top level goes
-the general one."""
+``stream``, a ``temperature`` or ``top_p``, the client settings beside them (``stream_options``,
+``user``, ``seed``, ``stop``, ...: ``_direct/openai_chat_settings.py``), written by each field's
+rules with the tools from one ``marshal`` text once written. What it gives is what the canonical
+path (the oracle) gives, row after row of the same tools (the first reads them, the next take them
+as written); any other top level goes the general one."""
 
 from __future__ import annotations
 
@@ -113,6 +114,25 @@ _USUAL: dict[str, dict[str, Any]] = {
     "a temperature": {"temperature": 0.5, "max_tokens": 9},
     "a top_p and a temperature, streamed": {"top_p": 0.9, "temperature": 1.0, "stream": True},
     "a temperature for a reasoning model (a target rule)": {"model": "gpt-5", "temperature": 0.2, "max_tokens": 9},
+    "a temperature as an integer (JavaScript's 1.0)": {"temperature": 1, "max_tokens": 9},
+    "a top_p of 0": {"top_p": 0, "max_tokens": 9},
+    "streamed with its usage asked": {"stream": True, "stream_options": {"include_usage": True}},
+    "a user": {"user": "u-1", "max_tokens": 9},
+    "a user and metadata (Anthropic's user_id; a key reported)": {"user": "u-1", "metadata": {"run": "7"}},
+    "a seed (reported where there is none)": {"seed": 7, "max_tokens": 9},
+    "stop sequences": {"stop": ["\n\nHuman:"], "max_tokens": 9},
+    "a stop string": {"stop": "END", "max_tokens": 9},
+    "the SDK's n and store": {"n": 1, "store": False, "max_tokens": 9},
+    "a service tier": {"service_tier": "flex", "max_tokens": 9},
+    "penalties": {"frequency_penalty": 0, "presence_penalty": 0.5, "max_tokens": 9},
+    "a streaming client's settings": {
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "temperature": 0,
+        "user": "u-1",
+        "seed": 3,
+        "max_completion_tokens": 100,
+    },
 }
 
 
@@ -139,12 +159,20 @@ def test_a_limit_default_and_a_renamed_tool_are_reported() -> None:
 
 
 _UNUSUAL: dict[str, dict[str, Any]] = {
-    "a temperature as an integer": {"temperature": 1},
     "a temperature of true": {"temperature": True},
     "a temperature of NaN": {"temperature": float("nan")},
     "a top_p of infinity": {"top_p": float("inf")},
     "a null temperature": {"temperature": None},
-    "a seed": {"seed": 7},
+    "a seed as text": {"seed": "7"},
+    "usage not asked": {"stream": True, "stream_options": {"include_usage": False}},
+    "stream options without a stream": {"stream_options": {"include_usage": True}},
+    "metadata of a number": {"metadata": {"run": 7}},
+    "empty stop sequences": {"stop": []},
+    "two answers": {"n": 2},
+    "stored": {"store": True},
+    "a tier of another name": {"service_tier": "odd"},
+    "a penalty outside OpenAI's range": {"presence_penalty": 3.0},
+    "a logit bias": {"logit_bias": {"1": 2}},
     "a temperature outside OpenAI's range (the caller's, sent as it came)": {"temperature": 5.0},
     "a top_p outside OpenAI's range": {"top_p": 1.5},
     "a limit of 0": {"max_completion_tokens": 0},
@@ -165,7 +193,6 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a null choice": {"tool_choice": None},
     "parallel calls of 1": {"parallel_tool_calls": 1},
     "null parallel calls": {"parallel_tool_calls": None},
-    "a user": {"user": "u-1"},
 }
 
 
@@ -276,13 +303,23 @@ _FIELD_VALUES: dict[str, Any] = {
         st.none(),
     ),
     "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
-    "seed": st.integers(0, 9),
+    "seed": st.one_of(st.integers(0, 9), st.text(max_size=2)),
+    "user": st.one_of(st.text(max_size=4), st.integers()),
+    "stream_options": st.one_of(
+        st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1))}), st.just({})
+    ),
+    "stop": st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=3)),
+    "metadata": st.dictionaries(st.text(max_size=3), st.one_of(st.text(max_size=3), st.integers()), max_size=2),
+    "n": st.integers(0, 2),
+    "store": st.booleans(),
+    "service_tier": st.sampled_from(["auto", "default", "flex", "priority", "odd"]),
+    "frequency_penalty": st.one_of(st.floats(-3, 3), st.integers(-3, 3)),
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=3).flatmap(
+    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=4).flatmap(
         lambda keys: st.fixed_dictionaries({key: _FIELD_VALUES[key] for key in keys})
     ),
     target=st.sampled_from(sorted(_PAIRS)),

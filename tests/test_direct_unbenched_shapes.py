@@ -7,8 +7,10 @@ message or a tool result, a gateway's cache marker on an image or a document, An
 on a marker, a developer prompt (OpenAI's newer models take the system prompt so). From Responses
 into OpenAI Chat: Codex's typed input messages (``"type": "message"`` on a user, system or
 developer item), a user's files, and an assistant message replayed with its ``phase`` (recorded
-from the live API: ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the writer cannot carry (a document by URL into
-Anthropic) is handed back, and the canonical path says why.
+from the live API:
+``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the
+writer cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says
+why.
 """
 
 from __future__ import annotations

@@ -20,23 +20,21 @@ tools, settings, target rules, servers) is the canonical reader's and writer's, 
 body without its items; the Chat writer takes the messages written here in their place
 (:class:`DirectReading`).
 
-A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's
-leading system message: written first, every other message's index one further. An
-assistant turn as a model's output is replayed (the Agents SDK's typed ``message`` item of
-one ``output_text``, with the ``phase`` Codex models ask back, calls with their ``id`` and
-``status``) is written in the same pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``), which
-the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of
-item (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts
-(a refusal, several texts), or after reasoning, or whose reasoning item holds its reasoning
-texts (``content``) or a ``status``, is read by the reader's ``decode_messages`` and written
-by the Chat writer's ``encode_assistant_message``, the canonical path's own two steps for
-that one message. A body of any other shape (a text's annotations, a typed input message
-holding more than its role and content, reasoning sealed by chatcodec, custom
-tool calls, calls answered out of place) is handed back before anything is written
-(:func:`admitted`), and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a
-tool name it rewrites) hands the conversion back too: the canonical path converts it
-whole, and says what it refuses.
-"""
+A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's leading
+system message: written first, every other message's index one further. An assistant turn as a
+model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with
+the ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
+pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
+which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
+(:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts (a refusal,
+several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
+or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
+``encode_assistant_message``, the canonical path's own two steps for that one message. A body of
+any other shape (a text's annotations, a typed input message holding more than its role and
+content, reasoning sealed by chatcodec, custom tool calls, calls answered out of place) is handed
+back before anything is written (:func:`admitted`), and a rule that answers outside the admitted
+shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands the conversion back
+too: the canonical path converts it whole, and says what it refuses."""
 
 from __future__ import annotations
 

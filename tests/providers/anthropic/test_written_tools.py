@@ -16,6 +16,7 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
+from chatcodec._direct.table import canonical_only
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
 
@@ -51,9 +52,9 @@ _CACHED: list[dict[str, Any]] = [{**_TOOLS[0], "cache_control": {"type": "epheme
 
 
 def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A new body, as a row parsed anew (its tools a copy), with a ``user`` (beyond the usual
-    agent request, so the canonical writer writes the top level: the direct top level's own
-    memory of the tools it wrote is ``tests/test_direct_top_level.py``'s)."""
+    """A new body, as a row parsed anew (its tools a copy), with a ``user``, converted by the
+    canonical path (:func:`_convert`: the direct top level's own memory of the tools it wrote is
+    ``tests/test_direct_top_level.py``'s)."""
     return {
         "model": "claude-sonnet-4-5",
         "max_tokens": 100,
@@ -64,8 +65,10 @@ def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any
 
 
 def _convert(body: dict[str, Any]) -> tuple[Any, list[Loss]]:
+    """``body`` converted by the canonical path, whose writer writes the top level."""
     losses: list[Loss] = []
-    out = chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
+    with canonical_only():
+        out = chatcodec.convert_request(body, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses)
     return out, losses
 
 

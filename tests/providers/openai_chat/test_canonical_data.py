@@ -161,7 +161,7 @@ def test_the_closed_front_takes_documents_and_marked_media_as_the_wire_shapes_gi
 @PROPERTY
 @given(data=st.data())
 def test_the_closed_front_gives_what_the_wire_shapes_give_on_mutated_documents(data: st.DataObject) -> None:
-    payload = data.draw(mutated(copy.deepcopy(_DOCUMENTS), deep=True))
+    payload = data.draw(mutated(copy.deepcopy(_DOCUMENTS), deep=False))
     try:
         json.dumps(payload)
     except ValueError:

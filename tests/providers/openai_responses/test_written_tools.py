@@ -59,11 +59,12 @@ _LOSSY: list[dict[str, Any]] = [
 
 
 def _body(text: str, tools: list[dict[str, Any]] | None = None, *, usual: bool = False) -> dict[str, Any]:
-    """A new body, as a row parsed anew (its tools a copy). Not ``usual``: with a ``user``,
-    which the direct path's top level for the usual request leaves to the writer's own
+    """A new body, as a row parsed anew (its tools a copy). Not ``usual``: with ``"logprobs":
+    false`` (asking nothing, reported nowhere), which the direct path's top level for the usual
+    request and its client settings leaves to the writer's own
     (``_direct/top_levels/openai_chat_to_openai_responses.py``), whose memory these tests count."""
     body = {"model": "gpt-5", "messages": [{"role": "user", "content": text}], "tools": copy.deepcopy(tools or _TOOLS)}
-    return body if usual else {**body, "user": "row"}
+    return body if usual else {**body, "logprobs": False}
 
 
 def _convert(body: dict[str, Any], options: OpenAIResponsesOptions | None = None) -> tuple[Any, list[Loss]]:

@@ -1,6 +1,8 @@
 """OpenAI Chat -> Anthropic, the request's top level written directly for the request an agent
 sends every step: a model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one
-token limit, maybe ``stream``, ``temperature`` or ``top_p``.
+token limit, maybe ``stream``, ``temperature`` or ``top_p``, and a client's settings beside them
+(``stream_options``, ``user``, ``seed``, ``stop``, ...), the reader's markers of which the writer's
+kit claims first, as the writer claims the canonical request's bag.
 
 The pair's direct path (:mod:`chatcodec._direct.openai_chat_to_anthropic`) writes the messages
 in one pass. A body of the usual fields alone (:func:`usual`, proved as the reader's closed
@@ -25,12 +27,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
+from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
-from chatcodec._providers.anthropic.request import encode_knobs, encode_required, limit_breakpoints
+from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
+from chatcodec._providers.anthropic.request import (
+    KNOB_SETTINGS,
+    encode_knobs,
+    encode_required,
+    encode_stop,
+    limit_breakpoints,
+)
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
@@ -43,8 +52,8 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
 
 TARGET = "anthropic"
-_KNOBS = frozenset({"stream", "temperature", "top_p"})
-"""The usual fields the writer's ``encode_knobs`` writes (its sampling settings and the flag)."""
+_OPTIONS = ("provider_options",)
+"""Where the writer claims the request's bags (its ``encode_request``'s first act)."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 """The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 
@@ -66,6 +75,8 @@ def begin(
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
+    if found.bag and TARGET_KIT.claim(recorder, {SOURCE: found.bag}, _OPTIONS):  # the reader's markers, claimed
+        raise UnadmittedError  # a field of the writer's own to restore: the writer's whole request code
     context = AnthropicContext(  # each field given: a default's factory is a call made cold
         TARGET,
         recorder,
@@ -98,7 +109,9 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
     if system is not None:
         wire["system"] = system
     wire["messages"] = messages
-    if not _KNOBS.isdisjoint(canonical):
+    if "stop" in canonical:
+        encode_stop(canonical, wire, {})
+    if not KNOB_SETTINGS.isdisjoint(canonical):
         encode_knobs(canonical, wire, {}, recorder)
     if context.breakpoints:
         limit_breakpoints(context, reserved=0)

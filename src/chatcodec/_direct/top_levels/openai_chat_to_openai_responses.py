@@ -1,6 +1,8 @@
 """OpenAI Chat -> OpenAI Responses, the request's top level written directly for the request an
 agent sends every step: a model, function tools, a ``tool_choice`` (and
-``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``.
+``parallel_tool_calls``), one token limit, maybe ``stream``, ``temperature`` or ``top_p``, and a
+client's settings beside them (``stream_options``, ``user``, ``seed``, ``stop``, ...: the writer's
+``encode_identity`` writes or reports them).
 
 The pair's direct path (:mod:`chatcodec._direct.openai_chat_to_openai_responses`) writes the
 messages as ``input`` items in one pass. A body of the usual fields alone (:func:`usual`, proved
@@ -24,7 +26,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE, admitted_origins, remember_tools_written
+from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, kept_beside
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
@@ -32,7 +34,7 @@ from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
-from chatcodec._providers.openai_responses.request import encode_knobs
+from chatcodec._providers.openai_responses.request import IDENTITY_SETTINGS, encode_identity, encode_knobs
 from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
 
 if TYPE_CHECKING:
@@ -94,10 +96,12 @@ def write(
         reading=noted,
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
-    if kept:  # the reader's bag of the request (its markers of the usual fields report nothing)
-        TARGET_KIT.claim(recorder, {SOURCE: kept}, _OPTIONS)
+    if (kept or found.bag) and TARGET_KIT.claim(recorder, {SOURCE: {**kept, **found.bag}}, _OPTIONS):
+        raise UnadmittedError  # a field of the writer's own to restore: the writer's whole request code
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
+    if not IDENTITY_SETTINGS.isdisjoint(canonical):
+        encode_identity(canonical, wire, recorder)
     if found.written is not None:
         wire["tools"] = found.written
     elif found.read is not None:

@@ -1,7 +1,9 @@
 """The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
 model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
-maybe ``stream``, a ``temperature`` or ``top_p``. Shared by the direct paths from OpenAI Chat whose top level is written
-directly (:mod:`.openai_chat_to_anthropic`, :mod:`.openai_chat_to_openai_responses`).
+maybe ``stream``, a ``temperature`` or ``top_p``, and the client settings beside them
+(``stream_options``, ``user``, ``seed``, ``stop``, ...: :mod:`..openai_chat_settings`).
+Shared by the direct paths from OpenAI Chat whose top level is written directly
+(:mod:`.openai_chat_to_anthropic`, :mod:`.openai_chat_to_openai_responses`).
 
 The general top level of a direct path is the canonical reader's and writer's whole request
 code, run on the body without its messages: some ninety calls, each once a request (cold where
@@ -17,7 +19,8 @@ from __future__ import annotations
 from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import front_tools, in_own_ranges, tools_written_whole
+from chatcodec._direct.openai_chat_settings import SETTINGS, read_settings
+from chatcodec._direct.openai_chat_source import SOURCE, front_tools, in_own_ranges, tools_written_whole
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
@@ -53,15 +56,17 @@ _CHOICES = frozenset({"auto", "none", "required"})
 
 class Usual:
     """A body of the usual fields, proved (:func:`usual`): its canonical top level so far (the
-    model, the limit, ``stream``), its tools as written before (``written``, a new copy) or
-    else as read (``read``, the reader's canonical tools) with their ``marshal`` text, and the
-    writer's rules."""
+    model, the limit, ``stream``, the client settings beside them), the reader's bag of those
+    settings (``bag``: its spelling markers, for the writer's kit to claim as it claims the
+    canonical request's), its tools as written before (``written``, a new copy) or else as read
+    (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("canonical", "read", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "read", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
         self.rules = rules
+        self.bag: dict[str, Any] = {}
         self.written: list[dict[str, Any]] | None = None
         self.read: list[dict[str, Any]] | None = None
         self.text = b""
@@ -69,22 +74,54 @@ class Usual:
 
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:
     """``payload`` proved the usual agent request, as the reader's closed front would check
-    each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the tools
-    found written before by ``write_tools`` (the pair's writing of them, the memory's key),
-    else recalled, else checked by the front itself and read by the reader into ``noted``),
-    for a built-in ``writer`` (its own tools ``role``: a kit in the built-in's place writes its
-    own way), its rules kept for the target rules; None for any other, with nothing recorded."""
+    each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the client
+    settings beside them read by the reader's own decoders, :func:`_read`; the tools found
+    written before by ``write_tools`` (the pair's writing of them, the memory's key), else
+    recalled, else checked by the front itself and read by the reader into ``noted``), for a
+    built-in ``writer`` (its own tools ``role``: a kit in the built-in's place writes its own
+    way), its rules kept for the target rules; None for any other, with nothing recorded."""
     if not isinstance(writer, ProviderCodec) or writer.tools is not role:
         return None
-    if not _USUAL.issuperset(payload) or None in payload.values():
+    if None in payload.values():
         return None  # a field sent as null is kept in the bag and reported: the general top level's
-    canonical = _settings(payload)
+    read: list[str] = []  # the client settings, read by the reader's own decoders (:mod:`..openai_chat_settings`)
+    if not _USUAL.issuperset(payload):
+        read = [key for key in payload if key not in _USUAL]
+        if not SETTINGS.issuperset(read):
+            return None
+    for key in _SAMPLING:
+        if payload.get(key).__class__ is int:  # (a float as it is: :func:`_settings`)
+            read.append(key)
+    canonical = _settings(payload, read)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
     found = Usual(canonical, writer.rules)
+    if read and not _read(payload, read, found):
+        return None
     tools = payload.get("tools")
     if tools is None:
         return found
+    return _with_tools(found, tools, noted, write_tools)
+
+
+def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
+    """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
+    decoders (:func:`~chatcodec._direct.openai_chat_settings.read_settings`), into ``found``'s
+    canonical top level and its bag of the reader's markers (also the canonical request's, as
+    the reader keeps them)."""
+    settings = read_settings(payload, read)
+    if settings is None:
+        return False
+    found.canonical.update(settings[0])
+    if settings[1]:
+        found.bag = settings[1]
+        found.canonical["provider_options"] = {SOURCE: settings[1]}
+    return True
+
+
+def _with_tools(found: Usual, tools: Any, noted: Reading, write_tools: object) -> Usual | None:
+    """``found`` with the caller's ``tools`` as written before by ``write_tools``, else as the
+    front and reader take them (:func:`usual`); None for tools the front refuses."""
     if tools.__class__ is not list or not tools:
         return None
     found.written, text = tools_written_whole(tools, write_tools)
@@ -98,11 +135,12 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     return found
 
 
-def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
+def _settings(payload: dict[str, Any], read: list[str]) -> dict[str, Any] | None:
     """The canonical model, limit and flags of a usual request's ``payload``, proved as
     the closed front checks them (exact types) and read as the reader reads them (a limit of
     1 or more is the canonical one: one key of the two, the other absent; no setting outside
-    OpenAI's own ranges, which the reader marks); None for others."""
+    OpenAI's own ranges, which the reader marks); None for others. The settings in ``read``
+    are the reader's decoders' to read (an integer sampling number among them)."""
     model = payload.get("model")
     if model.__class__ is not str:
         return None
@@ -122,7 +160,7 @@ def _settings(payload: dict[str, Any]) -> dict[str, Any] | None:
             canonical[key] = flag
     for key in _SAMPLING:
         number = payload.get(key)
-        if number is not None:
+        if number is not None and key not in read:
             if number.__class__ is not float or not isfinite(number):
                 return None
             canonical[key] = number

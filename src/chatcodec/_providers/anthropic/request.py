@@ -118,6 +118,8 @@ _IDENTITY = frozenset({"metadata", "user", "service_tier"})
 _UNSENT_IN_ORDER = ("frequency_penalty", "presence_penalty", "seed")
 """Canonical settings Anthropic has no field for, reported unless neutral, in the order reported."""
 _UNSENT = frozenset(_UNSENT_IN_ORDER)
+KNOB_SETTINGS = _SENT_AS_THEY_ARE | _IDENTITY | _UNSENT
+"""The canonical settings :func:`encode_knobs` writes or reports (a request holding none is passed by)."""
 
 
 JSON_FRONT = COMMON_REQUEST
@@ -247,9 +249,7 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
     if system is not None:
         wire["system"] = system
     wire["messages"] = turns
-    stop = request.get("stop")
-    if stop or bag.get("_empty_stop_sequences"):
-        wire["stop_sequences"] = list(stop or ())
+    encode_stop(request, wire, bag)
     encode_knobs(request, wire, bag, losses)
     encode_settings(request, wire, bag, context)
     cache_control = request.get("cache_control")
@@ -259,6 +259,13 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
     servers.fit_written(wire, shared)
     return wire
+
+
+def encode_stop(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any]) -> None:
+    """``stop_sequences``: the canonical ``stop``, or an empty list that came as one (a marker of this bag)."""
+    stop = request.get("stop")
+    if stop or bag.get("_empty_stop_sequences"):
+        wire["stop_sequences"] = list(stop or ())
 
 
 def encode_knobs(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], losses: LossRecorder) -> None:

@@ -91,6 +91,8 @@ _SAMPLING = ("temperature", "top_p")
 UNSENT_SETTINGS = ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control")
 """Canonical request settings Responses has no field for."""
 _UNSENT = frozenset({*UNSENT_SETTINGS, "stop"})
+IDENTITY_SETTINGS = frozenset({"metadata", "user", "service_tier", *_UNSENT})
+"""The canonical settings :func:`encode_identity` writes or reports (a request holding none is passed by)."""
 
 _NO_INCLUDE = "_no_include"
 _NO_INPUT = "_no_input"
@@ -279,11 +281,7 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     _encode_input(messages, wire, bag, context, custom_calls=custom)
     encode_knobs(request, wire)
     respell_integers(wire, bag)
-    if request.get("metadata") is not None:
-        wire["metadata"] = text_metadata(request["metadata"], losses)
-    _write_identity(request, wire, losses)
-    if not _UNSENT.isdisjoint(request.keys()):
-        _report_unsent(request, losses)
+    encode_identity(request, wire, losses)
     encode_tools(request, wire, bag, context)
     encode_settings(request, wire, bag, context)
     if encrypted and "include" not in wire and not bag.get(_NO_INCLUDE):
@@ -311,6 +309,16 @@ def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dic
     wire = restore_fields(bag)
     wire.pop("model", None)  # an option (read into the context), not a field to send back
     return bag, wire
+
+
+def encode_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    """``metadata``, ``user`` and the tier, and the settings Responses has no field for (reported),
+    each as canonical holds it (a direct path's top level calls it too)."""
+    if request.get("metadata") is not None:
+        wire["metadata"] = text_metadata(request["metadata"], losses)
+    _write_identity(request, wire, losses)
+    if not _UNSENT.isdisjoint(request.keys()):
+        _report_unsent(request, losses)
 
 
 def _write_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
