@@ -107,9 +107,55 @@ _REASONED: dict[str, Any] = {
 beside the calls, a call's ``index``; a turn of text and ``reasoning`` alone."""
 
 
+_LITELLM: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": [{"type": "text", "text": "be brief", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": [{"type": "text", "text": "look"}]},
+        {
+            "content": None,
+            "role": "assistant",
+            "tool_calls": [
+                {"function": {"arguments": '{"command": "ls"}', "name": "bash"}, "id": "toolu_1", "type": "function"},
+                {"function": {"arguments": "{}", "name": "browse"}, "id": "toolu_2", "type": "function"},
+            ],
+            "function_call": None,
+            "reasoning_content": "I will look, then see",
+            "thinking_blocks": [
+                {"type": "thinking", "thinking": "I will look", "signature": "c2ln"},
+                {"type": "thinking", "thinking": ", then see", "signature": "c2lnMg"},
+            ],
+            "provider_specific_fields": None,
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "a.py"}], "tool_call_id": "toolu_1", "name": "bash"},
+        {
+            "role": "tool",
+            "content": [
+                {"type": "text", "text": "the page"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+            ],
+            "tool_call_id": "toolu_2",
+            "name": "browse",
+        },
+        {
+            "content": "done",
+            "role": "assistant",
+            "function_call": None,
+            "reasoning_content": "seen",
+            "thinking_blocks": [{"type": "thinking", "thinking": "seen", "signature": "c2ln"}],
+            "provider_specific_fields": None,
+        },
+        {"role": "user", "content": [{"type": "text", "text": "go on", "cache_control": {"type": "ephemeral"}}]},
+    ],
+}
+"""An agent on litellm's SDK sending back litellm's own ``Message.model_dump()`` (signed
+``thinking_blocks`` with the ``reasoning_content`` that copies them, its ``null`` fields) and
+its tool results with the tool's ``name``, one of them a screenshot tool's."""
+
+
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, _REASONED, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, _LITELLM, json.load(session)]
 
 
 _BASES = _bases()
@@ -141,6 +187,7 @@ Hypothesis raised ``FlakyStrategyDefinition``."""
 
 _PLACES = (
     "message",
+    "block",
     "call",
     "function",
     "image_part",
@@ -159,6 +206,10 @@ def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:  #
         yield "message", message
         if isinstance(message.get("cache_control"), dict):
             yield "cache", message["cache_control"]
+        blocks = message.get("thinking_blocks")
+        for block in blocks if isinstance(blocks, list) else ():
+            if isinstance(block, dict):
+                yield "block", block
         details = message.get("reasoning_details")
         for detail in details if isinstance(details, list) else ():
             if isinstance(detail, dict):
@@ -207,6 +258,9 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
                     "provider_specific_fields",
                     "index",
                     "reasoning",
+                    "thinking_blocks",
+                    "signature",
+                    "thinking",
                 ]
             )
         )

@@ -17,7 +17,6 @@ so the walk that decides it has one home here; each pair's module holds only its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import countOf
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
@@ -43,10 +42,6 @@ if TYPE_CHECKING:
     from chatcodec.contract import Steps
 
 SOURCE = "openai-chat"
-
-_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls", "thinking_blocks"}) | SPELLED_NULLS
-"""An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
-fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
 
 
 class UnadmittedError(Exception):
@@ -333,33 +328,56 @@ def _blank(text: str) -> bool:
 def _plain_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
     reasoning text, litellm's signed blocks (:func:`signed`), calls (:func:`_calls`), and an
-    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Those are proved by a count:
-    its keys are its own fields and those, and its own are never ``null`` here but its
-    content, so as many ``null`` values as the fields beyond its own (one more for a ``null``
-    content) prove them all ``null``; one count over the values, inline, where a look-up per
-    field of the set (or a call) cost more a turn."""
-    if not _ASSISTANT_KEYS.issuperset(message):  # its keys: a set method over a dict cost less than a view
-        return False
+    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
+    as they are asked about, so the keys beyond them are the SDK dump's when as many of those
+    are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
+    more a turn than the look-ups of the few fields a turn holds."""
     content = message["content"]
     if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
-    size = len(message)
+    own = 2  # its role and content
     if "reasoning_content" in message:
-        if type(message["reasoning_content"]) is not str:
+        reasoning = message["reasoning_content"]
+        if type(reasoning) is not str:
             return False
-        size -= 1
-    if "thinking_blocks" in message:  # litellm's signed thinking, sent back: a turn read in general (signed)
-        if not signed(message):
-            return False
-        size -= 1
-    fields = 3 if "tool_calls" in message else 2  # its role, content and calls
-    if size != fields and countOf(message.values(), None) != size - fields + (content is None):
-        return False  # an SDK dump's field not null
-    if fields == 3:
+        own += 1
+        if "thinking_blocks" in message:  # litellm's signed thinking, sent back (:func:`signed`)
+            if not signed(message["thinking_blocks"], reasoning):
+                return False
+            own += 1
+    elif "thinking_blocks" in message:  # (never without the text that copies them)
+        return False
+    called = "tool_calls" in message
+    extra = len(message) - own - called
+    if extra and not _nulls(message, extra):
+        return False
+    if called:
         return _calls(message["tool_calls"])
-    if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
+    if extra:  # an SDK dump's nulls: a turn of text alone is read otherwise
         return content is not None and "reasoning_content" in message
     return content is not None
+
+
+_LITELLM_NULLS = ("function_call", "provider_specific_fields")
+"""The ``null`` fields of litellm's ``Message.model_dump()``, asked first (:func:`_nulls`)."""
+_NULL_ORDER = (
+    *(key for key in _LITELLM_NULLS if key in SPELLED_NULLS),
+    *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)),
+)
+""":data:`SPELLED_NULLS`, litellm's dump's first, then the OpenAI SDK's."""
+
+
+def _nulls(message: Mapping[str, Any], extra: int) -> bool:
+    """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
+    (:data:`SPELLED_NULLS`), each ``null``: as many of those present and ``null`` (a key
+    present is counted once, and none is a turn's own field)."""
+    found = 0
+    for key in _NULL_ORDER:
+        if message.get(key, 0) is None:
+            found += 1
+            if found == extra:
+                return True
+    return False
 
 
 _REASONED_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_details", "tool_calls"})
@@ -432,26 +450,22 @@ def _details(details: Any) -> bool:
     return True
 
 
-def signed(message: Mapping[str, Any]) -> bool:
+def signed(blocks: Any, copy: str) -> bool:
     """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
     (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
-    the ``reasoning_content`` litellm writes with them (their text joined, read as a copy of
-    them); a pair's pass reads their parts by the reader's own reading of a turn's reasoning
-    fields. A turn without that copy, or with another text there, is the canonical path's."""
-    blocks = message.get("thinking_blocks")
-    if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
+    the ``reasoning_content`` litellm writes with them (``copy``: their text joined, read as a
+    copy of them); a pair's pass reads their parts by the reader's own reading of a turn's
+    reasoning fields. A turn without that copy, or with another text there, is the canonical path's."""
+    if blocks.__class__ is not list or not blocks:
         return False
     joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-    for block in blocks:
-        if block.__class__ is not dict or len(block) != 3:
+    for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
+        if block.__class__ is not dict or len(block) != 3 or type(block["signature"]) is not str:
             return False
-        kind, thinking = block.get("type"), block.get("thinking")
+        kind, thinking = block["type"], block["thinking"]
         if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
             return False
-        if type(block["signature"]) is not str:
-            return False
         joined += thinking
-    copy: str = message["reasoning_content"]
     return copy == joined
 
 
@@ -499,9 +513,9 @@ def _user_content(content: Any) -> bool:
         return False
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
-        if kind == "text":
+        if kind == "text":  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
             text = part.get("text")
-            if type(text) is not str or _blank(text) or not _marked_or_bare(part):
+            if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
                 return False
         elif kind != "image_url" or type(kind) is not str or len(part) != 2 or not _image(part.get("image_url")):
             return False
