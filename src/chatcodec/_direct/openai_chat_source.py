@@ -158,8 +158,9 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
             size = len(message)  # (with an SDK dump's ``"name": null`` too, as :func:`_result` takes it)
             if type(message["tool_call_id"]) is not str:
                 return None
-            if type(message["content"]) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
-                if not _result(message):
+            content = message["content"]
+            if type(content) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
+                if not _result(message, content, size):
                     return None
                 general.add(position)
             if not results:
@@ -199,12 +200,13 @@ def _system(message: Mapping[str, Any]) -> bool:
     return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
 
 
-def _result(message: Mapping[str, Any]) -> bool:
+def _result(message: Mapping[str, Any], content: Any, size: int) -> bool:
     """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
     text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
     with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
-    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`)."""
-    size = len(message) - 3
+    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`).
+    ``content`` and ``size``: its content and its number of fields, as the walk read them."""
+    size -= 3
     if "name" in message:
         name = message["name"]
         if name is not None and type(name) is not str:
@@ -214,7 +216,7 @@ def _result(message: Mapping[str, Any]) -> bool:
         if not _ephemeral(message["cache_control"]):
             return False
         size -= 1
-    content = message["content"]  # a text, or parts (:func:`_user_content` takes every list :func:`_text` takes)
+    # a text, or parts (:func:`_user_content` takes every list :func:`_text` takes)
     return size == 0 and (type(content) is str or _user_content(content))
 
 
@@ -251,7 +253,13 @@ class NamedResults:
         name = message.get("name")
         if name is None or "cache_control" in message or type(name) is not str:
             return False
-        report = self._shared or self._reports.get(name) or _SHARED_REPORTS.get(self._claim)
+        report = self._shared
+        if report is None:
+            report = self._reports.get(name)
+            if (
+                report is None
+            ):  # the process's report, kept for the request's later results (no look-up by the kit's claim)
+                report = self._shared = _SHARED_REPORTS.get(self._claim)
         if report is None:
             count = losses.count()
             self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
