@@ -357,7 +357,10 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         return False
     called = "tool_calls" in message
     extra = len(message) - own - called
-    if extra and not _nulls(message, extra):
+    litellm = (
+        extra == 2 and message.get("function_call", 0) is None and message.get("provider_specific_fields", 0) is None
+    )
+    if extra and not litellm and not _nulls(message, extra):  # litellm's dump's two (_LITELLM_NULLS) asked inline
         return False
     if called:
         return _calls(message["tool_calls"])
@@ -368,10 +371,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
 
 _LITELLM_NULLS = ("function_call", "provider_specific_fields")
 """The ``null`` fields of litellm's ``Message.model_dump()``, asked first (:func:`_nulls`)."""
-_NULL_ORDER = (
-    *(key for key in _LITELLM_NULLS if key in SPELLED_NULLS),
-    *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)),
-)
+_NULL_ORDER = (*_LITELLM_NULLS, *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)))
 """:data:`SPELLED_NULLS`, litellm's dump's first, then the OpenAI SDK's."""
 
 
