@@ -515,10 +515,8 @@ def _user(message: Mapping[str, Any]) -> bool:
 def _user_content(content: Any) -> bool:
     """Text, or a list of text parts (a gateway's cache marker on one or not: :func:`_marked_or_bare`)
     and image parts (each of the front's closed shape), none blank."""
-    if type(content) is str:
-        return not _blank(content)
-    if content.__class__ is not list or not content:
-        return False
+    if content.__class__ is not list or not content:  # (parts asked first: a tool result's, which is never a text here)
+        return type(content) is str and not _blank(content)
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
         if kind == "text":  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
