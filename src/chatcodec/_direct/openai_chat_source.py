@@ -96,7 +96,7 @@ def admitted_origins(payload: dict[str, Any], starts: list[int], general: set[in
 
 def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
     """The canonical result part of an admitted tool message beyond a call id and a text
-    (text parts, a cache marker: :func:`_result`), read by the reader's own
+    (text parts, a cache marker: :func:`_starts`), read by the reader's own
     ``decode_tool_result`` (``noted``: the conversion's reading, as on the canonical path).
     It is given copies of the parts (:func:`_copied`)."""
     return decode_tool_result(_copied(message), noted)
@@ -127,7 +127,7 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     Beside the starts, the positions of the messages a pair's pass reads by the reader's own
     reading, as the walk found them (so the pass and the loss places never ask again): an
     assistant turn of :func:`general_turn`'s, a tool result beyond a call id and a text (with
-    an SDK dump's ``"name": null`` or without: :func:`_result`).
+    an SDK dump's ``"name": null`` or without: :func:`_starts`).
 
     Asked of the body as given, with no copy built: a body handed back costs this walk, not
     a validation the canonical path then does again. It proves each value the closed front
@@ -146,6 +146,13 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
 
 
 def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
+    """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
+    ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
+    text, text parts or text and image parts (a screenshot tool's: :func:`_user_content`, which
+    takes every list of text parts a system prompt's :func:`_text` takes, as the front takes
+    them), with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it:
+    the reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker
+    (:func:`_ephemeral`)."""
     starts: list[int] = []
     start = starts.append
     general: set[int] = set()
@@ -155,12 +162,22 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
             return None
         role = message["role"]
         if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
-            size = len(message)  # (with an SDK dump's ``"name": null`` too, as :func:`_result` takes it)
+            size = len(message)  # (with an SDK dump's ``"name": null`` too)
             if type(message["tool_call_id"]) is not str:
                 return None
             content = message["content"]
             if type(content) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
-                if not _result(message, content, size):
+                # beyond them (inline: a call a result cost more): the tool's name or a null, a cache marker
+                if "name" in message:
+                    name = message["name"]
+                    if name is not None and type(name) is not str:
+                        return None
+                    size -= 1
+                if "cache_control" in message:
+                    if not _ephemeral(message["cache_control"]):
+                        return None
+                    size -= 1
+                if size != 3 or (type(content) is not str and not _user_content(content)):
                     return None
                 general.add(position)
             if not results:
@@ -198,26 +215,6 @@ def _system(message: Mapping[str, Any]) -> bool:
         size = len(message) - 1
         return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _text(content)
     return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
-
-
-def _result(message: Mapping[str, Any], content: Any, size: int) -> bool:
-    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
-    text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
-    with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
-    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`).
-    ``content`` and ``size``: its content and its number of fields, as the walk read them."""
-    size -= 3
-    if "name" in message:
-        name = message["name"]
-        if name is not None and type(name) is not str:
-            return False
-        size -= 1
-    if "cache_control" in message:
-        if not _ephemeral(message["cache_control"]):
-            return False
-        size -= 1
-    # a text, or parts (:func:`_user_content` takes every list :func:`_text` takes)
-    return size == 0 and (type(content) is str or _user_content(content))
 
 
 class NamedResults:
@@ -275,7 +272,7 @@ class NamedResults:
 
 _SHARED_REPORTS: dict[object, list[tuple[Steps, str, str, LossKind]]] = forgotten_with_kits({})
 """A writer kit's report of a named result when no text of it holds the name (the bag is a
-``name`` and nothing else: :func:`_result` admits no other field), by the kit's ``claim``: the
+``name`` and nothing else: :func:`_starts` admits no other field), by the kit's ``claim``: the
 same for every request of the process, so asked once a process, not once a request. It holds
 one report a writer; forgotten when a kit is made (its declarations decide the report)."""
 
@@ -333,9 +330,12 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _plain_turn(message: Mapping[str, Any]) -> bool:
+def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - one pass over its fields
     """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
-    reasoning text, litellm's signed blocks (:func:`signed`), calls (:func:`_calls`), and an
+    reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
+    ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
+    them: their text joined, which the reader reads as a copy of them; a pair's pass reads their
+    parts by the reader's own reading of a turn's reasoning fields), calls (:func:`_calls`), and an
     SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
     as they are asked about, so the keys beyond them are the SDK dump's when as many of those
     are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
@@ -349,8 +349,21 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         if type(reasoning) is not str:
             return False
         own += 1
-        if "thinking_blocks" in message:  # litellm's signed thinking, sent back (:func:`signed`)
-            if not signed(message["thinking_blocks"], reasoning):
+        if (
+            "thinking_blocks" in message
+        ):  # litellm's signed thinking, sent back, proved inline (a call a turn cost more)
+            blocks = message["thinking_blocks"]
+            if blocks.__class__ is not list or not blocks:
+                return False
+            joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
+            for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
+                if block.__class__ is not dict or len(block) != 3 or type(block["signature"]) is not str:
+                    return False
+                kind, thinking = block["type"], block["thinking"]
+                if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
+                    return False
+                joined += thinking
+            if reasoning != joined:  # the reasoning text is read as their copy: another text is the canonical path's
                 return False
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
@@ -456,25 +469,6 @@ def _details(details: Any) -> bool:
             elif key not in _DETAIL_TEXTS or type(value) is not str:
                 return False
     return True
-
-
-def signed(blocks: Any, copy: str) -> bool:
-    """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
-    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
-    the ``reasoning_content`` litellm writes with them (``copy``: their text joined, read as a
-    copy of them); a pair's pass reads their parts by the reader's own reading of a turn's
-    reasoning fields. A turn without that copy, or with another text there, is the canonical path's."""
-    if blocks.__class__ is not list or not blocks:
-        return False
-    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-    for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
-        if block.__class__ is not dict or len(block) != 3 or type(block["signature"]) is not str:
-            return False
-        kind, thinking = block["type"], block["thinking"]
-        if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
-            return False
-        joined += thinking
-    return copy == joined
 
 
 def _calls(calls: Any, *, indexed: bool = False) -> bool:
