@@ -184,6 +184,10 @@ def _tool_result(
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
 
 
+_CONTENT = ("content",)
+"""The step from a result's place to its parts'."""
+
+
 def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
     """The blocks of a tool result's parts when the result holds nothing else (no name, no
     marker on the message: no bag), written as a user's parts are (:func:`_user_blocks`): the
@@ -192,7 +196,7 @@ def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: 
     leaving out only an empty text, which the walk proved none is; a part it would drop hands
     the conversion back, as a user's does."""
     blocks: list[dict[str, Any]] = []
-    _user_blocks(content, blocks, (*at, "content"), context)
+    _user_blocks(content, blocks, at + _CONTENT, context)  # (two tuples joined: a star build cost more a result)
     return blocks
 
 
