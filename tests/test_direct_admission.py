@@ -326,13 +326,16 @@ def test_written_shares_no_object_with_the_messages(body: dict[str, Any], target
 
 def test_litellm_nulls_asked_inline_are_spelled_nulls() -> None:
     """The walk asks litellm's two ``null`` fields of an assistant turn inline before the rest of
-    the SDK dump's: both must be fields whose ``null`` the reader reads as spelling."""
-    from chatcodec._direct.openai_chat_source import _LITELLM_NULLS, _NULL_ORDER
+    the SDK dump's: both must be fields whose ``null`` the reader reads as spelling, and either
+    set to a value is refused, as the front refuses it."""
     from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 
-    assert set(_LITELLM_NULLS) <= SPELLED_NULLS
-    assert sorted(_NULL_ORDER) == sorted(SPELLED_NULLS)
-    turn = {"role": "assistant", "content": "done", "reasoning_content": "r", **dict.fromkeys(_LITELLM_NULLS)}
-    assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]) is not None
-    turn["function_call"] = {"name": "f", "arguments": "{}"}
-    assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]) is None
+    litellm = ("function_call", "provider_specific_fields")
+    assert set(litellm) <= SPELLED_NULLS
+    for field in litellm:
+        turn = {"role": "assistant", "content": "done", "reasoning_content": "r", **dict.fromkeys(litellm)}
+        messages = [{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]
+        assert admitted(messages) is not None
+        turn[field] = {"name": "f"}
+        assert admitted(messages) is None
+        assert COMMON_MESSAGES.validate({"messages": messages}) is None
