@@ -142,10 +142,55 @@ _DOCUMENTS: dict[str, Any] = {
 data URL or Files-API id, a file name or none) in a user message and a tool result, beside an
 image, a gateway's cache marker on a document and on an image (one with Anthropic's ``ttl``)."""
 
+_LITELLM: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": [{"type": "text", "text": "be brief", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": [{"type": "text", "text": "look"}]},
+        {
+            "content": None,
+            "role": "assistant",
+            "tool_calls": [
+                {"function": {"arguments": '{"command": "ls"}', "name": "bash"}, "id": "toolu_1", "type": "function"},
+                {"function": {"arguments": "{}", "name": "browse"}, "id": "toolu_2", "type": "function"},
+            ],
+            "function_call": None,
+            "reasoning_content": "I will look, then see",
+            "thinking_blocks": [
+                {"type": "thinking", "thinking": "I will look", "signature": "c2ln"},
+                {"type": "thinking", "thinking": ", then see", "signature": "c2lnMg"},
+            ],
+            "provider_specific_fields": None,
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "a.py"}], "tool_call_id": "toolu_1", "name": "bash"},
+        {
+            "role": "tool",
+            "content": [
+                {"type": "text", "text": "the page"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+            ],
+            "tool_call_id": "toolu_2",
+            "name": "browse",
+        },
+        {
+            "content": "done",
+            "role": "assistant",
+            "function_call": None,
+            "reasoning_content": "seen",
+            "thinking_blocks": [{"type": "thinking", "thinking": "seen", "signature": "c2ln"}],
+            "provider_specific_fields": None,
+        },
+        {"role": "user", "content": [{"type": "text", "text": "go on", "cache_control": {"type": "ephemeral"}}]},
+    ],
+}
+"""An agent on litellm's SDK sending back litellm's own ``Message.model_dump()`` (signed
+``thinking_blocks`` with the ``reasoning_content`` that copies them, its ``null`` fields) and
+its tool results with the tool's ``name``, one of them a screenshot tool's."""
+
 
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, _LITELLM, json.load(session)]
 
 
 _BASES = _bases()
@@ -178,6 +223,7 @@ Hypothesis raised ``FlakyStrategyDefinition``."""
 
 _PLACES = (
     "message",
+    "block",
     "call",
     "function",
     "image_part",
@@ -196,6 +242,10 @@ def _containers(messages: list[Any]) -> Iterator[tuple[str, dict[str, Any]]]:  #
         yield "message", message
         if isinstance(message.get("cache_control"), dict):
             yield "cache", message["cache_control"]
+        blocks = message.get("thinking_blocks")
+        for block in blocks if isinstance(blocks, list) else ():
+            if isinstance(block, dict):
+                yield "block", block
         details = message.get("reasoning_details")
         for detail in details if isinstance(details, list) else ():
             if isinstance(detail, dict):
@@ -244,6 +294,9 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
                     "provider_specific_fields",
                     "index",
                     "reasoning",
+                    "thinking_blocks",
+                    "signature",
+                    "thinking",
                 ]
             )
         )
@@ -305,3 +358,20 @@ def test_written_shares_no_object_with_the_messages(body: dict[str, Any], target
     written = chatcodec.convert_request(given_body, source="openai-chat", target=target, on_loss="ignore")
     assert set(_objects(written)).isdisjoint(_objects(given_body["messages"]))
     assert given_body == body  # and the caller's body is as it was
+
+
+def test_litellm_nulls_asked_inline_are_spelled_nulls() -> None:
+    """The walk asks litellm's two ``null`` fields of an assistant turn inline before the rest of
+    the SDK dump's: both must be fields whose ``null`` the reader reads as spelling, and either
+    set to a value is refused, as the front refuses it."""
+    from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+
+    litellm = ("function_call", "provider_specific_fields")
+    assert set(litellm) <= SPELLED_NULLS
+    for field in litellm:
+        turn = {"role": "assistant", "content": "done", "reasoning_content": "r", **dict.fromkeys(litellm)}
+        messages = [{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]
+        assert admitted(messages) is not None
+        turn[field] = {"name": "f"}
+        assert admitted(messages) is None
+        assert COMMON_MESSAGES.validate({"messages": messages}) is None

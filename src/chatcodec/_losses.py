@@ -319,8 +319,8 @@ class LossRecorder:
                 self.add((*at, *rest), what, why, kind)
             return
         pending, source = self._pending.append, self._source  # as :meth:`add` keeps a loss, with no call each
-        for rest, what, why, kind in found:
-            pending(((*at, *rest), what, why, kind, source))
+        for rest, what, why, kind in found:  # (each ``rest`` a tuple, as :meth:`below` cuts it)
+            pending((at + rest, what, why, kind, source))
 
     def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
         """Record that ``what`` at ``path`` (a JSON path, or its :data:`Steps`) cannot be

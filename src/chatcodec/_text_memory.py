@@ -23,11 +23,12 @@ class TextMemory:
         self.characters = 0
 
     def add(self, text: str) -> None:
-        if self.characters + len(text) > self.limit:
+        characters = self.characters + len(text)
+        if characters > self.limit:
             self.texts = set()  # a new set replaces the old: a reader on another thread keeps its own
-            self.characters = 0
+            characters = len(text)
         self.texts.add(text)
-        self.characters += len(text)
+        self.characters = characters
 
 
 class Held:

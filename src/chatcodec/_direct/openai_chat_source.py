@@ -11,28 +11,25 @@ the ``reasoning_content`` that copies them, tool results of text or text parts, 
 screenshot tool's) and documents, and the tool's ``name`` litellm's clients send, an SDK dump's
 ``null`` fields (litellm's ``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache
 marker gateways document on a part, a user message or a tool message),
-so the walk that decides it has one home here; each pair's module holds only its own pass.
+so the walk that decides it has one home here; each pair's module holds only its own pass. The
+reader's side of the usual request's top level (its tools, OpenAI's ranges, a client's settings)
+is :mod:`.openai_chat_top_level`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import countOf
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
-from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
-from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
-from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
-from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,10 +40,6 @@ if TYPE_CHECKING:
     from chatcodec.contract import Steps
 
 SOURCE = "openai-chat"
-
-_ASSISTANT_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls", "thinking_blocks"}) | SPELLED_NULLS
-"""An assistant turn the reader reads as a plain turn (``plain_turn.read_plain_turn``): its
-fields, and the SDK dump's ``null`` ones (the closed front takes those as ``null`` only)."""
 
 
 INSTRUCTION_ROLES = ("system", "developer")
@@ -105,7 +98,7 @@ def admitted_origins(payload: dict[str, Any], starts: list[int], general: set[in
 
 def read_result(message: dict[str, Any], noted: Reading) -> dict[str, Any]:
     """The canonical result part of an admitted tool message beyond a call id and a text
-    (text parts, a cache marker: :func:`_result`), read by the reader's own
+    (text parts, a cache marker: :func:`_starts`), read by the reader's own
     ``decode_tool_result`` (``noted``: the conversion's reading, as on the canonical path).
     It is given copies of the parts (:func:`_copied`)."""
     return decode_tool_result(_copied(message), noted)
@@ -136,7 +129,7 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     Beside the starts, the positions of the messages a pair's pass reads by the reader's own
     reading, as the walk found them (so the pass and the loss places never ask again): an
     assistant turn of :func:`general_turn`'s, a tool result beyond a call id and a text (with
-    an SDK dump's ``"name": null`` or without: :func:`_result`).
+    an SDK dump's ``"name": null`` or without: :func:`_starts`).
 
     Asked of the body as given, with no copy built: a body handed back costs this walk, not
     a validation the canonical path then does again. It proves each value the closed front
@@ -155,6 +148,13 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
 
 
 def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
+    """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
+    ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
+    text, text parts or text and image parts (a screenshot tool's: :func:`_user_content`, which
+    takes every list of text parts a system prompt's :func:`_text` takes, as the front takes
+    them), with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it:
+    the reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker
+    (:func:`_ephemeral`)."""
     starts: list[int] = []
     start = starts.append
     general: set[int] = set()
@@ -164,11 +164,22 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
             return None
         role = message["role"]
         if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
-            size = len(message)  # (with an SDK dump's ``"name": null`` too, as :func:`_result` takes it)
+            size = len(message)  # (with an SDK dump's ``"name": null`` too)
             if type(message["tool_call_id"]) is not str:
                 return None
-            if type(message["content"]) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
-                if not _result(message):
+            content = message["content"]
+            if type(content) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
+                # beyond them (inline: a call a result cost more): the tool's name or a null, a cache marker
+                if "name" in message:
+                    name = message["name"]
+                    if name is not None and type(name) is not str:
+                        return None
+                    size -= 1
+                if "cache_control" in message:
+                    if not _ephemeral(message["cache_control"]):
+                        return None
+                    size -= 1
+                if size != 3 or (type(content) is not str and not _user_content(content)):
                     return None
                 general.add(position)
             if not results:
@@ -208,25 +219,6 @@ def _system(message: Mapping[str, Any]) -> bool:
     return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
 
 
-def _result(message: Mapping[str, Any]) -> bool:
-    """A tool message beyond a call id and a text: its text, or text parts (:func:`_text`), or
-    text and image parts (a screenshot tool's: :func:`_user_content`, as the front takes them),
-    with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it: the
-    reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker (:func:`_ephemeral`)."""
-    size = len(message) - 3
-    if "name" in message:
-        name = message["name"]
-        if name is not None and type(name) is not str:
-            return False
-        size -= 1
-    if "cache_control" in message:
-        if not _ephemeral(message["cache_control"]):
-            return False
-        size -= 1
-    content = message["content"]  # a text, or parts (:func:`_user_content` takes every list :func:`_text` takes)
-    return size == 0 and (type(content) is str or _user_content(content))
-
-
 class NamedResults:
     """A request's tool results with the tool's name (litellm's clients send it), each reported
     by the writer's own rule for the name and then written as the pair writes the result without it.
@@ -260,7 +252,13 @@ class NamedResults:
         name = message.get("name")
         if name is None or "cache_control" in message or type(name) is not str:
             return False
-        report = self._shared or self._reports.get(name) or _SHARED_REPORTS.get(self._claim)
+        report = self._shared
+        if report is None:
+            report = self._reports.get(name)
+            if (
+                report is None
+            ):  # the process's report, kept for the request's later results (no look-up by the kit's claim)
+                report = self._shared = _SHARED_REPORTS.get(self._claim)
         if report is None:
             count = losses.count()
             self._claim(losses, SOURCE_KIT.attach({}, result_fields(message)).get("provider_metadata"), at)
@@ -276,7 +274,7 @@ class NamedResults:
 
 _SHARED_REPORTS: dict[object, list[tuple[Steps, str, str, LossKind]]] = forgotten_with_kits({})
 """A writer kit's report of a named result when no text of it holds the name (the bag is a
-``name`` and nothing else: :func:`_result` admits no other field), by the kit's ``claim``: the
+``name`` and nothing else: :func:`_starts` admits no other field), by the kit's ``claim``: the
 same for every request of the process, so asked once a process, not once a request. It holds
 one report a writer; forgotten when a kit is made (its declarations decide the report)."""
 
@@ -332,36 +330,75 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()
 
 
-def _plain_turn(message: Mapping[str, Any]) -> bool:
+def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - one pass over its fields
     """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
-    reasoning text, litellm's signed blocks (:func:`signed`), calls (:func:`_calls`), and an
-    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Those are proved by a count:
-    its keys are its own fields and those, and its own are never ``null`` here but its
-    content, so as many ``null`` values as the fields beyond its own (one more for a ``null``
-    content) prove them all ``null``; one count over the values, inline, where a look-up per
-    field of the set (or a call) cost more a turn."""
-    if not _ASSISTANT_KEYS.issuperset(message):  # its keys: a set method over a dict cost less than a view
-        return False
+    reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
+    ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
+    them: their text joined, which the reader reads as a copy of them; a pair's pass reads their
+    parts by the reader's own reading of a turn's reasoning fields), calls (:func:`_calls`), and an
+    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
+    as they are asked about, so the keys beyond them are the SDK dump's when as many of those
+    are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
+    more a turn than the look-ups of the few fields a turn holds."""
     content = message["content"]
     if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
-    size = len(message)
+    own = 2  # its role and content
     if "reasoning_content" in message:
-        if type(message["reasoning_content"]) is not str:
+        reasoning = message["reasoning_content"]
+        if type(reasoning) is not str:
             return False
-        size -= 1
-    if "thinking_blocks" in message:  # litellm's signed thinking, sent back: a turn read in general (signed)
-        if not signed(message):
-            return False
-        size -= 1
-    fields = 3 if "tool_calls" in message else 2  # its role, content and calls
-    if size != fields and countOf(message.values(), None) != size - fields + (content is None):
-        return False  # an SDK dump's field not null
-    if fields == 3:
+        own += 1
+        if (
+            "thinking_blocks" in message
+        ):  # litellm's signed thinking, sent back, proved inline (a call a turn cost more)
+            blocks = message["thinking_blocks"]
+            if blocks.__class__ is not list or not blocks:
+                return False
+            joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
+            for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
+                if block.__class__ is not dict or len(block) != 3 or type(block["signature"]) is not str:
+                    return False
+                kind, thinking = block["type"], block["thinking"]
+                if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
+                    return False
+                joined += thinking
+            if reasoning != joined:  # the reasoning text is read as their copy: another text is the canonical path's
+                return False
+            own += 1
+    elif "thinking_blocks" in message:  # (never without the text that copies them)
+        return False
+    called = "tool_calls" in message
+    extra = len(message) - own - called
+    litellm = (
+        extra == 2 and message.get("function_call", 0) is None and message.get("provider_specific_fields", 0) is None
+    )
+    if extra and not litellm and not _nulls(message, extra):  # litellm's dump's two (_LITELLM_NULLS) asked inline
+        return False
+    if called:
         return _calls(message["tool_calls"])
-    if size != 2:  # an SDK dump's nulls: a turn of text alone is read otherwise
+    if extra:  # an SDK dump's nulls: a turn of text alone is read otherwise
         return content is not None and "reasoning_content" in message
     return content is not None
+
+
+_LITELLM_NULLS = ("function_call", "provider_specific_fields")
+"""The ``null`` fields of litellm's ``Message.model_dump()``, asked first (:func:`_nulls`)."""
+_NULL_ORDER = (*_LITELLM_NULLS, *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)))
+""":data:`SPELLED_NULLS`, litellm's dump's first, then the OpenAI SDK's."""
+
+
+def _nulls(message: Mapping[str, Any], extra: int) -> bool:
+    """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
+    (:data:`SPELLED_NULLS`), each ``null``: as many of those present and ``null`` (a key
+    present is counted once, and none is a turn's own field)."""
+    found = 0
+    for key in _NULL_ORDER:
+        if message.get(key, 0) is None:
+            found += 1
+            if found == extra:
+                return True
+    return False
 
 
 _REASONED_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_details", "tool_calls"})
@@ -434,29 +471,6 @@ def _details(details: Any) -> bool:
     return True
 
 
-def signed(message: Mapping[str, Any]) -> bool:
-    """Whether an assistant turn's ``thinking_blocks`` are litellm's signed thinking blocks
-    (Claude's ``thinking`` block, its text and ``signature``), as the front takes them, beside
-    the ``reasoning_content`` litellm writes with them (their text joined, read as a copy of
-    them); a pair's pass reads their parts by the reader's own reading of a turn's reasoning
-    fields. A turn without that copy, or with another text there, is the canonical path's."""
-    blocks = message.get("thinking_blocks")
-    if blocks.__class__ is not list or not blocks or type(message.get("reasoning_content")) is not str:
-        return False
-    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-    for block in blocks:
-        if block.__class__ is not dict or len(block) != 3:
-            return False
-        kind, thinking = block.get("type"), block.get("thinking")
-        if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
-            return False
-        if type(block["signature"]) is not str:
-            return False
-        joined += thinking
-    copy: str = message["reasoning_content"]
-    return copy == joined
-
-
 def _calls(calls: Any, *, indexed: bool = False) -> bool:
     """Function calls of the closed front's one shape: an id, ``"function"``, a name and an
     argument text (``indexed``: with the SDK's ``index`` beside them or without)."""
@@ -496,15 +510,13 @@ def _user_content(content: Any) -> bool:
     """Text, or a list of text parts, image parts and document parts (each of the front's
     closed shape: :func:`_image`, :func:`_file`), none blank, a gateway's cache marker on
     any of them or not (:func:`_marked_or_bare`)."""
-    if type(content) is str:
-        return not _blank(content)
-    if content.__class__ is not list or not content:
-        return False
+    if content.__class__ is not list or not content:  # (parts asked first: a tool result's, which is never a text here)
+        return type(content) is str and not _blank(content)
     for part in content:
         kind = part.get("type") if part.__class__ is dict else None
-        if kind == "text":
+        if kind == "text":  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
             text = part.get("text")
-            if type(text) is not str or _blank(text) or not _marked_or_bare(part):
+            if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
                 return False
         elif kind == "image_url":
             if type(kind) is not str or not _marked_or_bare(part) or not _image(part.get("image_url")):
@@ -550,45 +562,3 @@ def _image(image: Any) -> bool:
         return True
     detail = image.get("detail")
     return size == 2 and type(detail) is str and detail in IMAGE_DETAILS
-
-
-def tools_written_whole(
-    tools: list[dict[str, Any]], writer: object
-) -> tuple[list[dict[str, Any]] | None, bytes | None]:
-    """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
-    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`),
-    and their ``marshal`` text."""
-    return written_whole(tools, FRONT_KEY, writer)
-
-
-def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
-    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
-    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    remember_written_whole(text, FRONT_KEY, writer, wire)
-
-
-def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
-    """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text, from
-    :func:`tools_written_whole`), for a direct top level (:mod:`.top_levels.openai_chat_usual`),
-    as its front and reader take them: recalled from the memory of tool readings, else the
-    front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
-    canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
-    if canonical is not None:
-        return canonical
-    copy = COMMON_REQUEST.validate({"messages": [], "tools": tools})
-    if copy is None:
-        return None
-    start = len(noted.own)
-    canonical = FRONT_KEY(copy["tools"], noted)
-    noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
-    return canonical
-
-
-def in_own_ranges(payload: dict[str, Any]) -> bool:
-    """Whether ``payload`` sets no sampling value outside OpenAI Chat's own ranges, which the
-    reader marks the caller's (:func:`~chatcodec._providers.contract.target_rules.outside_own_ranges`)."""
-    return not outside_own_ranges(SOURCE_RULES, payload)
-
-
-_NESTED = "function"
-"""The key of a wire tool's object that holds its schema (the memory's ``nested``)."""

@@ -40,7 +40,6 @@ from chatcodec._direct.openai_chat_source import (
     admit,
     read_result,
     read_user,
-    without_name,
     write_directly,
 )
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
@@ -184,15 +183,17 @@ def _tool_result(
     are, an image by the part rules: :func:`_result_parts`), one with the tool's name as
     ``names`` writes it (the name's report by the writer's kit, then the result without it),
     or one with a cache marker on the message (:func:`_result_block`)."""
-    if names.reported(message, at, context.losses):  # the tool's name, reported: written as without it
-        message = without_name(message)
-    elif "cache_control" in message:  # (one with a name and a cache marker on the message: read with both)
-        return _result_block(message, noted, context, at)
+    if not names.reported(message, at, context.losses) and "cache_control" in message:  # (reported: as without
+        return _result_block(message, noted, context, at)  # its name; one with a cache marker: read with both)
     output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
     written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
     sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
+
+
+_CONTENT = ("content",)
+"""The step from a result's place to its parts'."""
 
 
 def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: Steps) -> list[dict[str, Any]]:
@@ -203,7 +204,7 @@ def _result_parts(content: list[dict[str, Any]], context: AnthropicContext, at: 
     leaving out only an empty text, which the walk proved none is; a part it would drop hands
     the conversion back, as a user's does."""
     blocks: list[dict[str, Any]] = []
-    _user_blocks(content, blocks, (*at, "content"), context)
+    _user_blocks(content, blocks, at + _CONTENT, context)  # (two tuples joined: a star build cost more a result)
     return blocks
 
 

@@ -1,7 +1,7 @@
 """The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
 model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
 maybe ``stream``, a ``temperature`` or ``top_p``, and the client settings beside them
-(``stream_options``, ``user``, ``seed``, ``stop``, ...: :mod:`..openai_chat_settings`).
+(``stream_options``, ``user``, ``seed``, ``stop``, ...: :mod:`..openai_chat_top_level`).
 Shared by the direct paths from OpenAI Chat whose top level is written directly
 (:mod:`.openai_chat_to_anthropic`, :mod:`.openai_chat_to_openai_responses`).
 
@@ -19,8 +19,14 @@ from __future__ import annotations
 from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_settings import SETTINGS, read_settings
-from chatcodec._direct.openai_chat_source import SOURCE, front_tools, in_own_ranges, tools_written_whole
+from chatcodec._direct.openai_chat_source import SOURCE
+from chatcodec._direct.openai_chat_top_level import (
+    SETTINGS,
+    front_tools,
+    in_own_ranges,
+    read_settings,
+    tools_written_whole,
+)
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
@@ -84,7 +90,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return None
     if None in payload.values():
         return None  # a field sent as null is kept in the bag and reported: the general top level's
-    read: list[str] = []  # the client settings, read by the reader's own decoders (:mod:`..openai_chat_settings`)
+    read: list[str] = []  # the client settings, read by the reader's own decoders (:mod:`..openai_chat_top_level`)
     if not _USUAL.issuperset(payload):
         read = [key for key in payload if key not in _USUAL]
         if not SETTINGS.issuperset(read):
@@ -106,7 +112,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
 
 def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
     """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
-    decoders (:func:`~chatcodec._direct.openai_chat_settings.read_settings`), into ``found``'s
+    decoders (:func:`~chatcodec._direct.openai_chat_top_level.read_settings`), into ``found``'s
     canonical top level and its bag of the reader's markers (also the canonical request's, as
     the reader keeps them)."""
     settings = read_settings(payload, read)

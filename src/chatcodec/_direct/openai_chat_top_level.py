@@ -1,0 +1,115 @@
+"""The OpenAI Chat reader's side of the usual request's top level (:mod:`.top_levels.openai_chat_usual`,
+which names no provider folder itself): its tools as written before or as the front and reader
+take them, OpenAI's own ranges, and the client settings beside the usual fields, each asked of
+that folder's own front, reader and memory, so a direct top level writes them by each field's rule.
+
+The client settings an agent on the OpenAI SDK, litellm or the Vercel AI SDK sends beside the
+usual request: a streaming client asks for its usage (``stream_options``), a JavaScript client's
+``temperature: 1`` is an integer, a gateway's agent names its ``user``, a ``seed``,
+``metadata``, a ``service_tier``, ``stop`` sequences, and the SDKs' ``n: 1`` and ``store:
+false``. Without this they sent every such request to the general top level (the canonical
+reader's and writer's whole request code, run cold on every request), though each is read
+into a canonical field or a spelling marker by one small decoder of the reader
+(:data:`~chatcodec._providers.openai_chat.request_fields.DECODERS`). Here the settings alone
+are proved by the reader's closed front (its copy of them) and read by those decoders; a
+setting they leave unmapped (kept in the bag as data, for a writer to report) is the general
+top level's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._direct.openai_chat_source import SOURCE
+from chatcodec._providers.contract.context import DecodeContext
+from chatcodec._providers.contract.target_rules import outside_own_ranges
+from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._providers.openai_chat.request_fields import decoders_for
+from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
+from chatcodec._providers.openai_chat.tools import FRONT_KEY
+
+if TYPE_CHECKING:
+    from chatcodec._providers.contract.context import Reading
+
+SETTINGS = frozenset(
+    {
+        "stream_options",
+        "user",
+        "seed",
+        "metadata",
+        "service_tier",
+        "stop",
+        "n",
+        "store",
+        "frequency_penalty",
+        "presence_penalty",
+    }
+)
+"""The settings read here beside the usual request's fields (and a ``temperature`` or ``top_p``
+that is an integer, which the reader reads as a float marked for its own writer)."""
+
+
+def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
+    the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
+    by the reader's decoders of those keys; None when the front refuses one (the canonical path
+    says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
+    view = {key: payload[key] for key in keys}
+    if "stream_options" in view and "stream" in payload:
+        view["stream"] = payload["stream"]
+    copy = COMMON_REQUEST.validate({"messages": [], **view})
+    if copy is None:
+        return None
+    del copy["messages"]
+    data: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    context = DecodeContext(SOURCE)
+    mapped: list[str] = []
+    for decoder in decoders_for(copy):
+        mapped += decoder(copy, data, bag, context)
+    if not set(mapped).issuperset(copy):
+        return None
+    return data, bag
+
+
+def tools_written_whole(
+    tools: list[dict[str, Any]], writer: object
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+    """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
+    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`),
+    and their ``marshal`` text."""
+    return written_whole(tools, FRONT_KEY, writer)
+
+
+def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
+    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
+    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    remember_written_whole(text, FRONT_KEY, writer, wire)
+
+
+def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
+    """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text, from
+    :func:`tools_written_whole`), for a direct top level (:mod:`.top_levels.openai_chat_usual`),
+    as its front and reader take them: recalled from the memory of tool readings, else the
+    front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
+    canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
+    if canonical is not None:
+        return canonical
+    copy = COMMON_REQUEST.validate({"messages": [], "tools": tools})
+    if copy is None:
+        return None
+    start = len(noted.own)
+    canonical = FRONT_KEY(copy["tools"], noted)
+    noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
+    return canonical
+
+
+def in_own_ranges(payload: dict[str, Any]) -> bool:
+    """Whether ``payload`` sets no sampling value outside OpenAI Chat's own ranges, which the
+    reader marks the caller's (:func:`~chatcodec._providers.contract.target_rules.outside_own_ranges`)."""
+    return not outside_own_ranges(SOURCE_RULES, payload)
+
+
+_NESTED = "function"
+"""The key of a wire tool's object that holds its schema (the memory's ``nested``)."""
