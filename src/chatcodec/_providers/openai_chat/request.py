@@ -152,11 +152,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     direct: Callable[[EncodeContext], list[dict[str, Any]]] | None = getattr(context.reading, "direct_messages", None)
     wire["messages"] = encode_messages(messages, 0, context) if direct is None else direct(context)
     tools.encode_tools(request, wire, bag, context)
-    _encode_knobs(request, bag, context, wire)
+    encode_knobs(request, bag, context, wire)
     if bag:
         respell_integers(wire, bag)
-    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
-        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
+    ask_for_usage(request, wire, bag)
     settings.encode_settings(request, wire, bag, context)
     if request.get("cache_control") is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
@@ -165,9 +164,19 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     return wire
 
 
-def _encode_knobs(
-    request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]
-) -> None:
+def ask_for_usage(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any]) -> None:
+    """A streaming request asks for its usage (:data:`ASK_FOR_USAGE`) unless it holds its own
+    ``stream_options`` or its reading marked them absent (``bag``, the request's own)."""
+    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
+        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
+
+
+def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]) -> None:
+    """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
+    token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
+    ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user`` and
+    ``service_tier``; ``top_k`` reported. Called by :func:`encode_request` and a direct path's top
+    level (``chatcodec._direct``)."""
     losses = context.losses
     for key in _KNOBS:
         value = request.get(key)

@@ -182,8 +182,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     losses = context.losses
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
     provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
-    strict_schema = context.option(STRICT_SCHEMA_OPTION)
-    tools = _encode_function_tools(definitions, context, strict_schema)
+    tools = encode_functions(definitions, context)
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
@@ -204,6 +203,13 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
         tools.insert(at, dict(data))
     if tools:
         wire["tools"] = tools
+    encode_choice(request, wire, losses)
+
+
+def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    """Write the canonical ``tool_choice`` of ``request``: a type alone as its string, a named
+    tool as a named function (its name by OpenAI's rule). Lifted out of :func:`encode_tools` for
+    a direct path's top level (``chatcodec._direct``), which calls it too."""
     choice = request.get("tool_choice")
     if choice is not None:
         kind = choice.get("type", "auto")
@@ -213,6 +219,13 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
             wire["tool_choice"] = {"type": "function", "function": {"name": name}}
         else:
             wire["tool_choice"] = kind
+
+
+def encode_functions(definitions: list[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+    """The canonical function tools ``definitions`` written (:func:`_encode_function_tools`,
+    under the caller's ``strict_schema`` option). Lifted out of :func:`encode_tools` for a direct
+    path's top level (``chatcodec._direct``), which calls it too."""
+    return _encode_function_tools(definitions, context, context.option(STRICT_SCHEMA_OPTION))
 
 
 def _encode_function_tools(
