@@ -1,7 +1,7 @@
 """The Anthropic -> OpenAI Chat direct path's top level for the usual Claude agent request
 (``_direct/top_levels/anthropic_to_openai_chat.py``): a model, ``max_tokens``, a system prompt
 (a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``,
-read by the reader's own functions field by field. What it gives is what the canonical path
+read by the reader's own functions and written by the writer's field by field. What it gives is what the canonical path
 (the oracle) gives, row after row of the same tools; any other top level goes the general one
 (the canonical reader run on the body without its turns)."""
 
@@ -67,17 +67,18 @@ def _canonical(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
 
 
 class _General:
-    """How many bodies the pair's general top level read (the canonical reader, without the turns)."""
+    """How many bodies the pair's general top level read (the canonical reader, without the turns),
+    or wrote (``write``: the canonical writer's whole request code, the turns the pass's)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, name: str = "read_request_data") -> None:
         self.count = 0
-        general = anthropic_to_openai_chat.read_request_data
+        general = getattr(anthropic_to_openai_chat, name)
 
         def counted(*arguments: Any, **keywords: Any) -> dict[str, Any]:
             self.count += 1
             return general(*arguments, **keywords)
 
-        monkeypatch.setattr(anthropic_to_openai_chat, "read_request_data", counted)
+        monkeypatch.setattr(anthropic_to_openai_chat, name, counted)
 
 
 @pytest.fixture(autouse=True)
@@ -97,6 +98,8 @@ _USUAL: dict[str, dict[str, Any]] = {
     "streamed": {"stream": True, "system": "s"},
     "not streamed": {"stream": False},
     "a deepseek model (its server's rules)": {"model": "deepseek-chat", "system": _BLOCKS},
+    "a gpt-5.4 model (the target rules drop nothing)": {"model": "gpt-5.4", "stream": True},
+    "a gpt-5.6 model (the target rules send an effort beside tools)": {"model": "gpt-5.6"},
 }
 
 
@@ -105,9 +108,11 @@ _USUAL: dict[str, dict[str, Any]] = {
 def test_a_usual_request_is_read_directly_as_the_canonical_path_reads_it(
     fields: dict[str, Any], tools: list[dict[str, Any]] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    general = _General(monkeypatch)
+    general, written = _General(monkeypatch), _General(monkeypatch, "write_request_data")
     rows = [_convert(_body(tools, **fields)) for _ in range(3)]  # read, then recalled
     assert general.count == 0
+    named = fields.get("model") == "deepseek-chat"  # a model a named server serves: the writer's whole code
+    assert written.count == (3 if named else 0)
     expected = _canonical(_body(tools, **fields))
     assert all(row == expected for row in rows)
     assert list(rows[2][0]) == list(expected[0])  # the writer's order of fields too

@@ -11,13 +11,24 @@ the reader's closed front checks them (the front asked about the tools and a sys
 blocks alone) and read by the reader's own functions for each: the tools and the ``tool_choice``
 by ``decode_tools`` (the tools recalled from the memory of tool readings by the front's copy, as
 the reader recalls them), the system prompt by ``decode_system``, the ranges by
-``outside_own_ranges``. The canonical data it gives is the reader's, and the writer writes it as
-before (the canonical path stays the oracle: the tests and the differential hold the two equal).
-Any other body goes the general top level.
+``outside_own_ranges``. The canonical data it gives is the reader's.
+
+Its write (:func:`write_usual`) is the OpenAI Chat writer's, field by field, each rule called
+where it lives, in the order and places the writer's ``encode_request`` gives them: the
+``model``, the ``messages`` the pair's pass writes, the tools (``encode_functions``) and the
+``tool_choice`` (``encode_choice``), ``stream`` and the limit (``encode_knobs``), a stream's
+usage asked for (``ask_for_usage``), the default server's fit (``fit_written``), the target
+rules. What the writer's general request code does besides cannot act on such a body: no bag,
+no reasoning or response format, no request-wide marker, the history's rules over the system
+prompt alone (the pass writes the turns, and a system prompt of no blocks is handed back). A
+model only a named server serves (DeepSeek's, Gemini's) goes the writer's whole request code,
+which fits the body to that server. The canonical path stays the oracle: the tests and the
+differential hold the two equal. Any other body goes the general top level.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
@@ -25,13 +36,22 @@ from chatcodec._providers.anthropic.messages import decode_system
 from chatcodec._providers.anthropic.rules import RULES
 from chatcodec._providers.anthropic.tools import client_tools, decode_tools
 from chatcodec._providers.anthropic.wire import COMMON_REQUEST
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.contract.target_rules import outside_own_ranges
+from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import apply_target_rules, outside_own_ranges
+from chatcodec._providers.kit.citations import report_request_citations
+from chatcodec._providers.openai_chat import tools as openai_chat_tools
+from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
+from chatcodec._providers.openai_chat.request import ask_for_usage, encode_knobs
+from chatcodec._providers.openai_chat.servers import DEFAULT, fit_written, server_for_model
+from chatcodec._providers.openai_chat.tools import encode_choice, encode_functions
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
 
-SOURCE = "anthropic"
+SOURCE, TARGET = "anthropic", "openai-chat"
 _USUAL = frozenset({"model", "max_tokens", "messages", "system", "tools", "tool_choice", "stream"})
 """The fields of the usual Claude agent request, all this top level reads."""
 _CHOICES = frozenset({"auto", "any", "none"})
@@ -121,3 +141,50 @@ def _chosen(choice: object) -> bool:
     if len(fields) == 1:
         return kind in _CHOICES
     return len(fields) == 2 and kind == "tool" and fields.get("name").__class__ is str
+
+
+def write_usual(
+    canonical: dict[str, Any],
+    recorder: LossRecorder,
+    noted: Reading,
+    writer: Codec,
+    *,
+    messages: Callable[[EncodeContext], list[dict[str, Any]]],
+) -> dict[str, Any] | None:
+    """The OpenAI Chat body of ``canonical``, a usual request's top level (:func:`read_usual`'s),
+    its losses in ``recorder``: ``model``, the ``messages`` the pair's pass writes (``messages``:
+    ``noted``'s, the pair's reading), ``tools``, ``tool_choice``, ``stream``, the limit, a
+    stream's usage asked for, the default server's fit, the target rules, as the writer's
+    ``encode_request`` and ``write_request`` write them. None, with nothing written or recorded,
+    for a writer in the built-in's place or a model only a named server serves (the writer's whole
+    request code then). A rule may raise: the caller hands the conversion back."""
+    if not isinstance(writer, ProviderCodec) or writer.tools is not openai_chat_tools:
+        return None
+    model: str = canonical["model"]
+    if server_for_model(model) is not None:  # a server named by the model: its fit, its reasoning field
+        return None
+    context = EncodeContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=model,
+        options=NO_OPTIONS,
+        rules=writer.rules,
+        for_request=True,
+        holds=None,
+        reading=noted,
+    )
+    if not noted.handed_to(TARGET, canonical):  # what write_request asks before its writer
+        report_request_citations(canonical, recorder, WRITTEN.display_name)
+    wire: dict[str, Any] = {"model": model, "messages": messages(context)}
+    tools = canonical.get("tools")
+    if tools:
+        wire["tools"] = encode_functions(tools, context)
+    encode_choice(canonical, wire, recorder)
+    bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
+    encode_knobs(canonical, bag, context, wire)
+    ask_for_usage(canonical, wire, bag)
+    fit_written(wire, DEFAULT, False, context)
+    recorder.renumber(None)  # the rules name places in the body, not in the input converted
+    recorder.trace(None)
+    apply_target_rules(wire, context, request=canonical)
+    return wire

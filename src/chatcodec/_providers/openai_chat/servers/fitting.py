@@ -111,8 +111,9 @@ def holds_placed(body: dict[str, Any]) -> bool:
     ``extra_content``): all :func:`fit_request` changes for the default server. Most bodies hold
     no such call, looked for in C over every call of every message; a value of another shape
     (not a dict) may, and is looked at one by one."""
+    messages: Any = body.get("messages")
     try:
-        calls_lists = filter(None, map(_GET, body.get("messages"), repeat("tool_calls")))
+        calls_lists = filter(None, map(_GET, messages, repeat("tool_calls")))
         return any(map(_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content")))
     except TypeError:
         return True
