@@ -8,6 +8,7 @@ read by the reader's own functions and written by the writer's field by field. W
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -160,6 +161,52 @@ def test_any_other_top_level_goes_the_general_one(fields: dict[str, Any], monkey
     monkeypatch.setattr(anthropic_to_openai_chat, "read_usual", counted)
     assert converted(_convert) == expected
     assert answers in ([], [None])  # the general top level (or, for a body the pass refuses, the canonical path)
+
+
+class _ToolsRead:
+    """How many bodies had their tools read (the front's copy given to the reader's ``decode_tools``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+        self.count = 0
+        decode_tools = top_level.decode_tools
+
+        def counted(fields: dict[str, Any], *arguments: Any) -> None:
+            self.count += "tools" in fields
+            decode_tools(fields, *arguments)
+
+        monkeypatch.setattr(top_level, "decode_tools", counted)
+
+
+@pytest.mark.parametrize("parsed", [False, True], ids=["built", "parsed from JSON"])
+def test_tools_written_before_are_taken_as_written(parsed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools a request sends again are the writer's writing of them from the first request,
+    found by the caller's list (a JSON parser's shares its keys, so its ``marshal`` text is not the
+    front's copy's: both are remembered), with nothing read; lossy tools are read every time."""
+    reads = _ToolsRead(monkeypatch)
+
+    def body(tools: list[dict[str, Any]]) -> dict[str, Any]:
+        made = _body(tools, system="You are terse.")
+        return json.loads(json.dumps(made)) if parsed else made
+
+    rows = [_convert(body(_TOOLS)) for _ in range(3)]
+    assert reads.count == 1
+    assert all(row == _canonical(body(_TOOLS)) for row in rows)
+    rows[1][0]["tools"][0]["function"]["parameters"]["properties"].clear()  # a new copy each request
+    assert _convert(body(_TOOLS)) == rows[0]
+    lossy = [_convert(body(_LOSSY)) for _ in range(2)]
+    assert reads.count == 3
+    assert lossy[1] == lossy[0] == _canonical(body(_LOSSY))
+
+
+def test_tools_written_before_go_no_further_for_a_named_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model a named server serves: the writer's whole request code writes the tools it read."""
+    reads = _ToolsRead(monkeypatch)
+    _convert(_body())
+    rows = [_convert(_body(model="deepseek-chat")) for _ in range(2)]
+    assert reads.count == 3
+    assert rows[1] == rows[0] == _canonical(_body(model="deepseek-chat"))
 
 
 def test_the_tools_read_directly_are_the_callers_to_change() -> None:

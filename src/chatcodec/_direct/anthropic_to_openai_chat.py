@@ -32,7 +32,7 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.top_levels.anthropic_to_openai_chat import read_usual, write_usual
+from chatcodec._direct.top_levels.anthropic_to_openai_chat import KeptTools, built_in, read_usual, write_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
@@ -102,7 +102,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         turns = validated["messages"]
     noted = DirectReading(None if blocks else system, turns)
     try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
-        canonical = read_usual(payload, noted)  # the usual agent request: its top level read directly
+        kept = KeptTools() if built_in(writer) else None  # the tools as the built-in writer wrote them before
+        canonical = read_usual(payload, noted, kept)  # the usual agent request: its top level read directly
         usual = canonical is not None
         if canonical is None:
             canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
@@ -110,7 +111,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
             noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
         if usual:  # and written directly, field by field
-            written = write_usual(canonical, recorder, noted, writer, messages=noted.direct_messages)
+            written = write_usual(canonical, recorder, noted, writer, messages=noted.direct_messages, kept=kept)
             if written is not None:
                 return written
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)

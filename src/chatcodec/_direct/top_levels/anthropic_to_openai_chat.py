@@ -28,18 +28,19 @@ differential hold the two equal. Any other body goes the general top level.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.messages import decode_system
 from chatcodec._providers.anthropic.rules import RULES
-from chatcodec._providers.anthropic.tools import client_tools, decode_tools
+from chatcodec._providers.anthropic.tools import client_tools, decode_tools, read_client_tools
 from chatcodec._providers.anthropic.wire import COMMON_REQUEST
 from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.citations import report_request_citations
+from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat import tools as openai_chat_tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
 from chatcodec._providers.openai_chat.request import ask_for_usage, encode_knobs
@@ -60,6 +61,8 @@ _NO_CHOICE = {"type": "auto"}
 """What an absent ``tool_choice`` is proved as (nothing is read for it)."""
 _LARGEST = 2**63
 """A limit past a 64-bit integer goes the general top level, whose front says what it makes of it."""
+_SCHEMA = "input_schema"
+"""Where an Anthropic client tool holds its schema (the memory of tool readings asks)."""
 _CITED = "request" in CAPABILITIES.citations
 """Whether the reader may put a url citation on a request's text (as ``read_request`` asks)."""
 
@@ -69,33 +72,75 @@ class KeptInBagError(Exception):
     carry: the conversion goes the canonical path from the start (the pair hands it back)."""
 
 
-def read_usual(payload: dict[str, Any], noted: Reading) -> dict[str, Any] | None:
+class KeptTools:
+    """The caller's tools, for a write by the built-in writer (:func:`write_usual`): as it wrote
+    them before (``written``, a new copy from one ``marshal`` text), else the ``marshal`` texts
+    their reading is remembered whole by (``texts``: the caller's list's, and the front's copy's
+    where it differs), for the writing to be kept beside it (:func:`write_tools`)."""
+
+    __slots__ = ("texts", "written")
+
+    def __init__(self) -> None:
+        self.written: list[dict[str, Any]] | None = None
+        self.texts: list[bytes] = []
+
+    def look(self, tools: list[dict[str, Any]]) -> bool:
+        """Whether ``tools`` (the caller's list, or the front's copy) were written before (then
+        :attr:`written`); else their text is kept, when ``marshal`` writes them and it is new."""
+        self.written, text = written_whole(tools, read_client_tools, write_tools)
+        if self.written is not None:
+            return True
+        if text is not None and text not in self.texts:
+            self.texts.append(text)
+        return False
+
+
+def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None = None) -> dict[str, Any] | None:
     """The canonical top level of ``payload`` (its ``messages`` the system prompt alone, as the
     general top level reads the body without its turns), when it is the usual agent request
     proved as the closed front checks it; None for any other, with nothing noted (the general
-    top level then reads the body). Raises :class:`KeptInBagError` past the proof."""
+    top level then reads the body). Raises :class:`KeptInBagError` past the proof.
+
+    ``kept``: given when the built-in writer writes the body (:func:`write_usual`), filled for a
+    model no named server serves: the tools as that writer wrote them before
+    (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), found by the caller's own
+    list (no front, reading or writing of them then), else by the front's copy (a caller's list of
+    other shared objects has another ``marshal`` text: the generator's, or a JSON parser's whose
+    keys are shared), with no ``tools`` in the canonical data; else the front's copy read as
+    before and that reading remembered whole by both texts."""
     canonical = _settings(payload)
     if canonical is None:
         return None
     system, tools = payload.get("system"), payload.get("tools")
     if tools is not None and (tools.__class__ is not list or not tools or not client_tools(tools)):
         return None
+    if tools is None or server_for_model(canonical["model"]) is not None:
+        kept = None  # the writer's whole request code writes a named server's tools
+    unread = tools  # the tools the front and the reader take
+    if kept is not None and tools is not None and kept.look(tools):
+        unread = None
     copy: dict[str, Any] = {}
-    if tools is not None or system.__class__ is list:  # what the front checks beyond exact types
-        copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, tools)) or {}
+    if unread is not None or system.__class__ is list:  # what the front checks beyond exact types
+        copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, unread)) or {}
         if not copy:
             return None
+        if kept is not None and unread is not None and kept.look(copy["tools"]):
+            unread = None
     canonical["messages"] = [] if system is None else [decode_system(copy.get("system", system))]
     canonical["max_tokens"] = payload["max_tokens"]
     choice = payload.get("tool_choice")
-    if tools is not None or choice is not None:
-        fields = {"tools": copy["tools"]} if tools is not None else {}
+    if unread is not None or choice is not None:
+        fields = {"tools": copy["tools"]} if unread is not None else {}
         if choice is not None:
             fields["tool_choice"] = choice
         bag: dict[str, Any] = {}
+        start = len(noted.own)
         decode_tools(fields, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
         if bag:  # nothing the proved shapes keep there; were it to, the canonical path converts the body afresh
             raise KeptInBagError(sorted(bag))
+        for text in kept.texts if kept is not None and unread is not None else ():
+            read = canonical.get("tools")
+            noted.remember_tools(text, read_client_tools, copy["tools"], read, start=start, whole=True, schema=_SCHEMA)
     noted.read_by(SOURCE, canonical, _CITED)
     return canonical
 
@@ -150,15 +195,17 @@ def write_usual(
     writer: Codec,
     *,
     messages: Callable[[EncodeContext], list[dict[str, Any]]],
+    kept: KeptTools | None = None,
 ) -> dict[str, Any] | None:
     """The OpenAI Chat body of ``canonical``, a usual request's top level (:func:`read_usual`'s),
     its losses in ``recorder``: ``model``, the ``messages`` the pair's pass writes (``messages``:
     ``noted``'s, the pair's reading), ``tools``, ``tool_choice``, ``stream``, the limit, a
     stream's usage asked for, the default server's fit, the target rules, as the writer's
-    ``encode_request`` and ``write_request`` write them. None, with nothing written or recorded,
-    for a writer in the built-in's place or a model only a named server serves (the writer's whole
-    request code then). A rule may raise: the caller hands the conversion back."""
-    if not isinstance(writer, ProviderCodec) or writer.tools is not openai_chat_tools:
+    ``encode_request`` and ``write_request`` write them (``kept``: :func:`read_usual`'s, the tools
+    as written before). None, with nothing written or recorded, for a writer in the built-in's
+    place (:func:`built_in`) or a model only a named server serves (the writer's whole request
+    code then). A rule may raise: the caller hands the conversion back."""
+    if not built_in(writer):
         return None
     model: str = canonical["model"]
     if server_for_model(model) is not None:  # a server named by the model: its fit, its reasoning field
@@ -177,8 +224,10 @@ def write_usual(
         report_request_citations(canonical, recorder, WRITTEN.display_name)
     wire: dict[str, Any] = {"model": model, "messages": messages(context)}
     tools = canonical.get("tools")
-    if tools:
-        wire["tools"] = encode_functions(tools, context)
+    if kept is not None and kept.written is not None:
+        wire["tools"] = kept.written
+    elif tools:
+        wire["tools"] = write_tools(tools, () if kept is None else kept.texts, context)
     encode_choice(canonical, wire, recorder)
     bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
     encode_knobs(canonical, bag, context, wire)
@@ -187,4 +236,25 @@ def write_usual(
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
+    return wire
+
+
+def built_in(writer: Codec) -> TypeGuard[ProviderCodec]:
+    """Whether ``writer`` is the built-in OpenAI Chat writer (its own tools role: a kit in the
+    built-in's place writes its own way), which :func:`write_usual` writes for."""
+    return isinstance(writer, ProviderCodec) and writer.tools is openai_chat_tools
+
+
+def write_tools(
+    canonical: list[dict[str, Any]], texts: Sequence[bytes], context: EncodeContext
+) -> list[dict[str, Any]]:
+    """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
+    writing remembered by each of the caller's tools' ``texts`` (their reading remembered whole
+    by them, :func:`read_usual`) when it noted no loss
+    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    losses = context.losses.count()
+    wire = encode_functions(canonical, context)
+    if context.losses.count() == losses:
+        for text in texts:
+            remember_written_whole(text, read_client_tools, write_tools, wire)
     return wire

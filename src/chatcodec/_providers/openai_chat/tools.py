@@ -12,7 +12,7 @@ the request's bag as they are. Function names follow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
@@ -221,7 +221,7 @@ def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], losses: Loss
             wire["tool_choice"] = kind
 
 
-def encode_functions(definitions: list[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+def encode_functions(definitions: Sequence[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
     """The canonical function tools ``definitions`` written (:func:`_encode_function_tools`,
     under the caller's ``strict_schema`` option). Lifted out of :func:`encode_tools` for a direct
     path's top level (``chatcodec._direct``), which calls it too."""
@@ -229,7 +229,7 @@ def encode_functions(definitions: list[Mapping[str, Any]], context: EncodeContex
 
 
 def _encode_function_tools(
-    definitions: list[Mapping[str, Any]], context: EncodeContext, strict_schema: object
+    definitions: Sequence[Mapping[str, Any]], context: EncodeContext, strict_schema: object
 ) -> list[dict[str, Any]]:
     """The function tools, as :func:`_encode_function_tool` writes each: the same tools
     recalled by the conversion's reading (an agent's every request) are written as this
