@@ -209,6 +209,30 @@ def test_tools_written_before_go_no_further_for_a_named_server(monkeypatch: pyte
     assert rows[1] == rows[0] == _canonical(_body(model="deepseek-chat"))
 
 
+def test_the_default_servers_fit_runs_where_a_turn_went_the_writers_general_function(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A plain turn's calls hold their id, type and function alone: the fit, which takes back what
+    the writer placed for a server, runs only after a turn the writer's general function wrote."""
+    from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+    fits: list[bool] = []
+    fit_written = top_level.fit_written
+
+    def counted(wire: dict[str, Any], *arguments: Any) -> None:
+        fits.append(True)
+        fit_written(wire, *arguments)
+
+    monkeypatch.setattr(top_level, "fit_written", counted)
+    plain = _body()
+    general = _body(tools=None)  # a call renamed by OpenAI's name rule: the general function's
+    general["messages"][1]["content"][0]["name"] = "read file"
+    for body, runs in ((plain, 0), (general, 1)):
+        fits.clear()
+        assert _convert(copy.deepcopy(body)) == _canonical(body)
+        assert len(fits) == runs
+
+
 def test_the_tools_read_directly_are_the_callers_to_change() -> None:
     first, _ = _convert(_body())
     first["tools"][0]["function"]["parameters"]["properties"].clear()

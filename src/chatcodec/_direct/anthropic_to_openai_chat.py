@@ -76,6 +76,11 @@ class DirectReading(Reading):
 
     def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
+        return self.written(context)[0]
+
+    def written(self, context: EncodeContext) -> tuple[list[dict[str, Any]], bool]:
+        """The body's ``messages`` (:func:`write_messages`), and whether an assistant turn was
+        written by the writer's general function for it."""
         system = self._system if self.system_message is None else self.system_message
         return write_messages(system, self._turns, context, self.canonical)
 
@@ -111,7 +116,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
             noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
         if usual:  # and written directly, field by field
-            written = write_usual(canonical, recorder, noted, writer, messages=noted.direct_messages, kept=kept)
+            written = write_usual(canonical, recorder, noted, writer, messages=noted.written, kept=kept)
             if written is not None:
                 return written
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
@@ -307,12 +312,14 @@ def write_messages(
     turns: list[dict[str, Any]],
     context: EncodeContext,
     canonical: list[Mapping[str, Any]],
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], bool]:
     """The body's ``messages`` for admitted ``turns`` (:func:`admitted`) after the ``system``
     prompt (a text, or the canonical message the reader read its blocks as, written by the
     writer's ``encode_plain_message``), each loss at the place the canonical writer names (the
     canonical message's index: the system prompt is message 0, a user turn of results and
-    other blocks two); ``canonical`` gets each canonical message as it is written."""
+    other blocks two); ``canonical`` gets each canonical message as it is written. Second,
+    whether an assistant turn was written by the writer's general ``encode_assistant_message``
+    (whose calls may hold what the writer places for a server), not as a plain turn."""
     writer = _Writer(context, canonical)
     if isinstance(system, str):
         canonical.append({"role": "system", "content": system})
@@ -340,14 +347,14 @@ def write_messages(
             writer.user(content, called)
             called = False
     writer.flush()
-    return writer.wire
+    return writer.wire, writer.general
 
 
 class _Writer:
     """The wire messages being written, the media moved out of tool results waiting for the
     user message after their group, and the canonical messages read so far."""
 
-    __slots__ = ("canonical", "context", "digits", "moved", "reasoning_field", "wire")
+    __slots__ = ("canonical", "context", "digits", "general", "moved", "reasoning_field", "wire")
 
     def __init__(self, context: EncodeContext, canonical: list[Mapping[str, Any]]) -> None:
         self.context = context
@@ -356,6 +363,8 @@ class _Writer:
         self.moved: list[dict[str, Any]] = []
         self.reasoning_field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
         self.digits = get_int_max_str_digits() or maxsize  # the closed front's copy, as the reader reads it
+        self.general = False
+        """An assistant turn written by the writer's general function (:meth:`assistant`)."""
 
     def flush(self) -> None:
         """The media moved out of the results before, as the user message after their group."""
@@ -375,6 +384,7 @@ class _Writer:
         self.canonical.append(message)
         at = ("messages", len(self.canonical) - 1)
         encode_assistant_message(message, self.wire, self.reasoning_field, self.context.losses, at)
+        self.general = True
         return any(part["type"] == "tool_use" for part in parts)
 
     def plain_turn(self, content: list[dict[str, Any]]) -> bool | None:

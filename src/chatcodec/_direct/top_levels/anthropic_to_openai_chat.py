@@ -17,8 +17,12 @@ Its write (:func:`write_usual`) is the OpenAI Chat writer's, field by field, eac
 where it lives, in the order and places the writer's ``encode_request`` gives them: the
 ``model``, the ``messages`` the pair's pass writes, the tools (``encode_functions``) and the
 ``tool_choice`` (``encode_choice``), ``stream`` and the limit (``encode_knobs``), a stream's
-usage asked for (``ask_for_usage``), the default server's fit (``fit_written``), the target
-rules. What the writer's general request code does besides cannot act on such a body: no bag,
+usage asked for (``ask_for_usage``), the default server's fit (``fit_written``: only where the
+pass wrote a turn by the writer's general function, as a plain turn's calls hold nothing the
+writer places for a server), the target rules. The tools are written once: the written list is
+kept beside their reading by the caller's list (and the front's copy) as one ``marshal`` text,
+and a request of the same tools takes one ``loads`` of it (:class:`KeptTools`). What the
+writer's general request code does besides cannot act on such a body: no bag,
 no reasoning or response format, no request-wide marker, the history's rules over the system
 prompt alone (the pass writes the turns, and a system prompt of no blocks is handed back). A
 model only a named server serves (DeepSeek's, Gemini's) goes the writer's whole request code,
@@ -194,13 +198,14 @@ def write_usual(
     noted: Reading,
     writer: Codec,
     *,
-    messages: Callable[[EncodeContext], list[dict[str, Any]]],
+    messages: Callable[[EncodeContext], tuple[list[dict[str, Any]], bool]],
     kept: KeptTools | None = None,
 ) -> dict[str, Any] | None:
     """The OpenAI Chat body of ``canonical``, a usual request's top level (:func:`read_usual`'s),
     its losses in ``recorder``: ``model``, the ``messages`` the pair's pass writes (``messages``:
-    ``noted``'s, the pair's reading), ``tools``, ``tool_choice``, ``stream``, the limit, a
-    stream's usage asked for, the default server's fit, the target rules, as the writer's
+    ``noted``'s, the pair's reading, with whether it wrote a turn by the writer's general function),
+    ``tools``, ``tool_choice``, ``stream``, the limit, a stream's usage asked for, the default
+    server's fit (where such a turn may have placed something to take back), the target rules, as the writer's
     ``encode_request`` and ``write_request`` write them (``kept``: :func:`read_usual`'s, the tools
     as written before). None, with nothing written or recorded, for a writer in the built-in's
     place (:func:`built_in`) or a model only a named server serves (the writer's whole request
@@ -222,7 +227,8 @@ def write_usual(
     )
     if not noted.handed_to(TARGET, canonical):  # what write_request asks before its writer
         report_request_citations(canonical, recorder, WRITTEN.display_name)
-    wire: dict[str, Any] = {"model": model, "messages": messages(context)}
+    turns, general = messages(context)
+    wire: dict[str, Any] = {"model": model, "messages": turns}
     tools = canonical.get("tools")
     if kept is not None and kept.written is not None:
         wire["tools"] = kept.written
@@ -232,7 +238,8 @@ def write_usual(
     bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
     encode_knobs(canonical, bag, context, wire)
     ask_for_usage(canonical, wire, bag)
-    fit_written(wire, DEFAULT, False, context)
+    if general:  # a plain turn's calls hold their id, type and function alone: nothing placed to take back
+        fit_written(wire, DEFAULT, False, context)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
