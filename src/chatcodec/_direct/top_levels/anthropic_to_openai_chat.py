@@ -16,7 +16,9 @@ the reader recalls them), the system prompt by ``decode_system``, the ranges by
 Its write (:func:`write_usual`) is the OpenAI Chat writer's, field by field, each rule called
 where it lives, in the order and places the writer's ``encode_request`` gives them: the
 ``model``, the ``messages`` the pair's pass writes, the tools (``encode_functions``) and the
-``tool_choice`` (``encode_choice``), ``stream`` and the limit (``encode_knobs``), a stream's
+``tool_choice`` (``encode_choice``), ``stream`` and the limit (``write_as_they_are`` and
+``encode_limit``, of the writer's ``encode_knobs``: the usual top level holds no other
+setting), a stream's
 usage asked for (``ask_for_usage``), the default server's fit (``fit_written``: only where the
 pass wrote a turn by the writer's general function, as a plain turn's calls hold nothing the
 writer places for a server), the target rules. The tools are written once: the written list is
@@ -47,7 +49,7 @@ from chatcodec._providers.kit.citations import report_request_citations
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat import tools as openai_chat_tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
-from chatcodec._providers.openai_chat.request import ask_for_usage, encode_knobs
+from chatcodec._providers.openai_chat.request import ask_for_usage, encode_limit, write_as_they_are
 from chatcodec._providers.openai_chat.servers import DEFAULT, fit_written, server_for_model
 from chatcodec._providers.openai_chat.tools import encode_choice, encode_functions
 
@@ -236,7 +238,8 @@ def write_usual(
         wire["tools"] = write_tools(tools, () if kept is None else kept.texts, context)
     encode_choice(canonical, wire, recorder)
     bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
-    encode_knobs(canonical, bag, context, wire)
+    write_as_they_are(canonical, wire)  # stream (the usual top level holds no other setting)
+    encode_limit(canonical, bag, context, wire)
     ask_for_usage(canonical, wire, bag)
     if general:  # a plain turn's calls hold their id, type and function alone: nothing placed to take back
         fit_written(wire, DEFAULT, False, context)

@@ -175,20 +175,11 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
     token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
     ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user`` and
-    ``service_tier``; ``top_k`` reported. Called by :func:`encode_request` and a direct path's top
-    level (``chatcodec._direct``)."""
+    ``service_tier``; ``top_k`` reported."""
     losses = context.losses
-    for key in _KNOBS:
-        value = request.get(key)
-        if value is not None:
-            wire[key] = value
+    write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
-    max_tokens = request.get("max_tokens")
-    if max_tokens is not None:
-        spelled = context.option("max_tokens_key")
-        if spelled is None:  # the reader's marker of the key the source used
-            spelled = bag.get(MAX_TOKENS_KEY)
-        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
+    encode_limit(request, bag, context, wire)
     stop = request.get("stop")
     if stop:
         one_string = bag.get("_stop") == "string" and len(stop) == 1
@@ -206,6 +197,27 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
         written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
         if written is not None:
             wire["service_tier"] = written
+
+
+def write_as_they_are(request: Mapping[str, Any], wire: dict[str, Any]) -> None:
+    """The settings written as they are (:data:`_KNOBS`), in that order: lifted out of
+    :func:`encode_knobs` for a direct path's top level (``chatcodec._direct``), which calls it too."""
+    for key in _KNOBS:
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
+
+
+def encode_limit(request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]) -> None:
+    """The token limit, under the key chosen: the option ``max_tokens_key``, else the reader's
+    marker in ``bag``, else ``max_completion_tokens``. Lifted out of :func:`encode_knobs` for a
+    direct path's top level (``chatcodec._direct``), which calls it too."""
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None:
+        spelled = context.option("max_tokens_key")
+        if spelled is None:  # the reader's marker of the key the source used
+            spelled = bag.get(MAX_TOKENS_KEY)
+        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
 
 
 def _encode_metadata(metadata: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
