@@ -16,10 +16,11 @@ into its results and the rest) and written by the writer's own functions for eac
 gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_message`` of
 :mod:`chatcodec._providers.openai_chat.messages`): the argument text and its proof, the
 thinking's verdict, the tool-name rule, the data URL's text, the media moved out of results and
-every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
-writer's, run on the body without its turns (the usual agent request's read by the reader's
-functions field by field: :mod:`.top_levels.anthropic_to_openai_chat`); the OpenAI Chat writer takes the messages
-written here in their place (:class:`DirectReading`).
+every loss are theirs. The top level (model, tools, settings) of the usual agent request is read
+by the reader's functions and written by the writer's, field by field
+(:mod:`.top_levels.anthropic_to_openai_chat`); any other is the canonical reader's and writer's,
+run on the body without its turns, the OpenAI Chat writer taking the messages written here in
+their place (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written (:func:`admitted`): the
 canonical path converts it whole, and says what it refuses.
@@ -32,7 +33,7 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.top_levels.anthropic_to_openai_chat import KeptTools, built_in, read_usual, write_usual
+from chatcodec._direct.top_levels.anthropic_to_openai_chat import KeptTools, read_usual, write_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
@@ -107,7 +108,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         turns = validated["messages"]
     noted = DirectReading(None if blocks else system, turns)
     try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
-        kept = KeptTools() if built_in(writer) else None  # the tools as the built-in writer wrote them before
+        kept = KeptTools.of(writer)  # for the built-in writer: the tools as it wrote them before
         canonical = read_usual(payload, noted, kept)  # the usual agent request: its top level read directly
         usual = canonical is not None
         if canonical is None:
@@ -115,8 +116,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         if blocks:  # the reader's canonical system message (decode_system, from the front's copy), written here
             noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
-        if usual:  # and written directly, field by field
-            written = write_usual(canonical, recorder, noted, writer, messages=noted.written, kept=kept)
+        if usual and kept is not None:  # and written directly, field by field
+            written = write_usual(canonical, recorder, noted, kept, messages=noted.written)
             if written is not None:
                 return written
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)

@@ -35,7 +35,7 @@ differential hold the two equal. Any other body goes the general top level.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.messages import decode_system
@@ -79,16 +79,25 @@ class KeptInBagError(Exception):
 
 
 class KeptTools:
-    """The caller's tools, for a write by the built-in writer (:func:`write_usual`): as it wrote
-    them before (``written``, a new copy from one ``marshal`` text), else the ``marshal`` texts
-    their reading is remembered whole by (``texts``: the caller's list's, and the front's copy's
-    where it differs), for the writing to be kept beside it (:func:`write_tools`)."""
+    """The caller's tools, for a write by the built-in ``writer`` (:func:`write_usual`): as it
+    wrote them before (``written``, a new copy from one ``marshal`` text), else the ``marshal``
+    texts their reading is remembered whole by (``texts``: the caller's list's, and the front's
+    copy's where it differs), for the writing to be kept beside it (:func:`write_tools`)."""
 
-    __slots__ = ("texts", "written")
+    __slots__ = ("texts", "writer", "written")
 
-    def __init__(self) -> None:
+    def __init__(self, writer: ProviderCodec) -> None:
+        self.writer = writer
         self.written: list[dict[str, Any]] | None = None
         self.texts: list[bytes] = []
+
+    @classmethod
+    def of(cls, writer: Codec) -> KeptTools | None:
+        """A record for ``writer`` when it is the built-in OpenAI Chat writer (its own tools role:
+        a kit in the built-in's place writes its own way), which :func:`write_usual` writes for; else None."""
+        if isinstance(writer, ProviderCodec) and writer.tools is openai_chat_tools:
+            return cls(writer)
+        return None
 
     def look(self, tools: list[dict[str, Any]]) -> bool:
         """Whether ``tools`` (the caller's list, or the front's copy) were written before (then
@@ -198,22 +207,19 @@ def write_usual(
     canonical: dict[str, Any],
     recorder: LossRecorder,
     noted: Reading,
-    writer: Codec,
+    kept: KeptTools,
     *,
     messages: Callable[[EncodeContext], tuple[list[dict[str, Any]], bool]],
-    kept: KeptTools | None = None,
 ) -> dict[str, Any] | None:
     """The OpenAI Chat body of ``canonical``, a usual request's top level (:func:`read_usual`'s),
     its losses in ``recorder``: ``model``, the ``messages`` the pair's pass writes (``messages``:
     ``noted``'s, the pair's reading, with whether it wrote a turn by the writer's general function),
     ``tools``, ``tool_choice``, ``stream``, the limit, a stream's usage asked for, the default
-    server's fit (where such a turn may have placed something to take back), the target rules, as the writer's
-    ``encode_request`` and ``write_request`` write them (``kept``: :func:`read_usual`'s, the tools
-    as written before). None, with nothing written or recorded, for a writer in the built-in's
-    place (:func:`built_in`) or a model only a named server serves (the writer's whole request
+    server's fit (where such a turn may have placed something to take back), the target rules, as
+    the writer's ``encode_request`` and ``write_request`` write them, for the built-in writer
+    (``kept``'s: :meth:`KeptTools.of`, filled by :func:`read_usual`). None, with
+    nothing written or recorded, for a model only a named server serves (the writer's whole request
     code then). A rule may raise: the caller hands the conversion back."""
-    if not built_in(writer):
-        return None
     model: str = canonical["model"]
     if server_for_model(model) is not None:  # a server named by the model: its fit, its reasoning field
         return None
@@ -222,7 +228,7 @@ def write_usual(
         recorder,
         model=model,
         options=NO_OPTIONS,
-        rules=writer.rules,
+        rules=kept.writer.rules,
         for_request=True,
         holds=None,
         reading=noted,
@@ -232,10 +238,10 @@ def write_usual(
     turns, general = messages(context)
     wire: dict[str, Any] = {"model": model, "messages": turns}
     tools = canonical.get("tools")
-    if kept is not None and kept.written is not None:
+    if kept.written is not None:
         wire["tools"] = kept.written
     elif tools:
-        wire["tools"] = write_tools(tools, () if kept is None else kept.texts, context)
+        wire["tools"] = write_tools(tools, kept.texts, context)
     encode_choice(canonical, wire, recorder)
     bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
     write_as_they_are(canonical, wire)  # stream (the usual top level holds no other setting)
@@ -247,12 +253,6 @@ def write_usual(
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
     return wire
-
-
-def built_in(writer: Codec) -> TypeGuard[ProviderCodec]:
-    """Whether ``writer`` is the built-in OpenAI Chat writer (its own tools role: a kit in the
-    built-in's place writes its own way), which :func:`write_usual` writes for."""
-    return isinstance(writer, ProviderCodec) and writer.tools is openai_chat_tools
 
 
 def write_tools(
