@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 from typing import Any
 
 import pytest
@@ -198,6 +199,25 @@ def test_tools_written_before_are_taken_as_written(parsed: bool, monkeypatch: py
     lossy = [_convert(body(_LOSSY)) for _ in range(2)]
     assert reads.count == 3
     assert lossy[1] == lossy[0] == _canonical(body(_LOSSY))
+
+
+def test_tools_shared_otherwise_are_found_by_their_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON parser shares a key between a tool's schema and a call's input, so the same tools
+    have another ``marshal`` text (its newest version) as the calls differ: found by their text
+    that writes no reference, with nothing read again."""
+    reads = _ToolsRead(monkeypatch)
+
+    def parsed(key: str) -> dict[str, Any]:
+        made = _body()
+        made["messages"][1]["content"][0]["input"] = {key: "a"}
+        return json.loads(json.dumps(made))
+
+    first, other = parsed("path"), parsed("elsewhere")
+    assert marshal.dumps(first["tools"]) != marshal.dumps(other["tools"])  # "path" shared with the schema
+    assert marshal.dumps(first["tools"], 2) == marshal.dumps(other["tools"], 2)
+    rows = [_convert(body) for body in (first, other)]
+    assert reads.count == 1
+    assert rows[1] == _canonical(parsed("elsewhere"))
 
 
 def test_tools_written_before_go_no_further_for_a_named_server(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,6 +34,7 @@ differential hold the two equal. Any other body goes the general top level.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -69,6 +70,12 @@ _LARGEST = 2**63
 """A limit past a 64-bit integer goes the general top level, whose front says what it makes of it."""
 _SCHEMA = "input_schema"
 """Where an Anthropic client tool holds its schema (the memory of tool readings asks)."""
+_TEXT_VERSIONS = (marshal.version, 2)
+"""The ``marshal`` versions of the caller's tools' texts (:class:`KeptTools`), the fastest first.
+The newest writes a reference for an object held elsewhere too, so the same tools shared otherwise
+have another text (a JSON parser shares a key between a tool's schema and a call's input, and the
+calls of a session differ); version 2 writes none (a slower text: every string encoded), so a list
+of one value has one text however its objects are shared."""
 _CITED = "request" in CAPABILITIES.citations
 """Whether the reader may put a url citation on a request's text (as ``read_request`` asks)."""
 
@@ -81,8 +88,8 @@ class KeptInBagError(Exception):
 class KeptTools:
     """The caller's tools, for a write by the built-in ``writer`` (:func:`write_usual`): as it
     wrote them before (``written``, a new copy from one ``marshal`` text), else the ``marshal``
-    texts their reading is remembered whole by (``texts``: the caller's list's, and the front's
-    copy's where it differs), for the writing to be kept beside it (:func:`write_tools`)."""
+    texts of the caller's list their reading is remembered whole by (``texts``, one a version of
+    :data:`_TEXT_VERSIONS`), for the writing to be kept beside it (:func:`write_tools`)."""
 
     __slots__ = ("texts", "writer", "written")
 
@@ -100,13 +107,14 @@ class KeptTools:
         return None
 
     def look(self, tools: list[dict[str, Any]]) -> bool:
-        """Whether ``tools`` (the caller's list, or the front's copy) were written before (then
-        :attr:`written`); else their text is kept, when ``marshal`` writes them and it is new."""
-        self.written, text = written_whole(tools, read_client_tools, write_tools)
-        if self.written is not None:
-            return True
-        if text is not None and text not in self.texts:
-            self.texts.append(text)
+        """Whether the caller's ``tools`` were written before (then :attr:`written`), looked up by
+        their text of each version in turn; else their texts are kept (those ``marshal`` writes)."""
+        for version in _TEXT_VERSIONS:
+            self.written, text = written_whole(tools, read_client_tools, write_tools, version=version)
+            if self.written is not None:
+                return True
+            if text is not None:
+                self.texts.append(text)
         return False
 
 
@@ -119,10 +127,9 @@ def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None =
     ``kept``: given when the built-in writer writes the body (:func:`write_usual`), filled for a
     model no named server serves: the tools as that writer wrote them before
     (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), found by the caller's own
-    list (no front, reading or writing of them then), else by the front's copy (a caller's list of
-    other shared objects has another ``marshal`` text: the generator's, or a JSON parser's whose
-    keys are shared), with no ``tools`` in the canonical data; else the front's copy read as
-    before and that reading remembered whole by both texts."""
+    list (:meth:`KeptTools.look`: no front, reading or writing of them then, and no ``tools`` in
+    the canonical data); else the front's copy read as before and that reading remembered whole
+    by the caller's texts."""
     canonical = _settings(payload)
     if canonical is None:
         return None
@@ -139,8 +146,6 @@ def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None =
         copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, unread)) or {}
         if not copy:
             return None
-        if kept is not None and unread is not None and kept.look(copy["tools"]):
-            unread = None
     canonical["messages"] = [] if system is None else [decode_system(copy.get("system", system))]
     canonical["max_tokens"] = payload["max_tokens"]
     choice = payload.get("tool_choice")
