@@ -218,6 +218,18 @@ def test_tools_shared_otherwise_are_found_by_their_value(monkeypatch: pytest.Mon
     rows = [_convert(body) for body in (first, other)]
     assert reads.count == 1
     assert rows[1] == _canonical(parsed("elsewhere"))
+    from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+    looks: list[int] = []
+    written_whole = top_level.written_whole
+
+    def counted(*arguments: Any, **keywords: Any) -> Any:
+        looks.append(keywords["version"])
+        return written_whole(*arguments, **keywords)
+
+    monkeypatch.setattr(top_level, "written_whole", counted)
+    assert _convert(parsed("elsewhere")) == rows[1]
+    assert looks == [marshal.version]  # its newest text remembered once the older version found it
 
 
 def test_tools_written_before_go_no_further_for_a_named_server(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -47,7 +47,7 @@ from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, Enc
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.citations import report_request_citations
-from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
+from chatcodec._providers.kit.remembered_tools import also_as, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat import tools as openai_chat_tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
 from chatcodec._providers.openai_chat.request import ask_for_usage, encode_limit, write_as_they_are
@@ -108,10 +108,14 @@ class KeptTools:
 
     def look(self, tools: list[dict[str, Any]]) -> bool:
         """Whether the caller's ``tools`` were written before (then :attr:`written`), looked up by
-        their text of each version in turn; else their texts are kept (those ``marshal`` writes)."""
+        their text of each version in turn (found by a later one, the texts missed are remembered
+        for it: a session's list keeps its newest text once a new call's keys shared it); else their
+        texts are kept (those ``marshal`` writes)."""
         for version in _TEXT_VERSIONS:
             self.written, text = written_whole(tools, read_client_tools, write_tools, version=version)
             if self.written is not None:
+                for missed in self.texts:  # the same list's text the look missed: found by it next time
+                    also_as(cast("bytes", text), read_client_tools, missed)
                 return True
             if text is not None:
                 self.texts.append(text)

@@ -252,6 +252,22 @@ def written_whole(
     return (marshal.loads(kept), text) if isinstance(kept, bytes) else (None, text)
 
 
+def also_as(text: bytes, key: object, alias: bytes) -> None:
+    """Remember the whole reading of ``text`` by ``key`` (and what its writers wrote) under
+    ``alias`` too: another ``marshal`` text of the caller's list that gave ``text`` (another
+    version's), which names the same value, so the next look by it finds the reading; nothing
+    when there is none."""
+    remembered = _READINGS.get((key, text))
+    if remembered is None or remembered[1] is None:
+        return
+    if len(_READINGS) >= LIMIT or _HELD.over(len(alias)):
+        _READINGS.clear()
+        _HELD.size = 0
+        return
+    _READINGS[(key, alias)] = remembered
+    _HELD.size += len(alias)
+
+
 def remember_written_whole(text: bytes, key: object, writer: object, wire: list[dict[str, Any]]) -> None:
     """Remember ``wire``, the tools of ``text`` (the caller's list) as ``writer`` wrote them
     with no loss and no cache marker (the caller's to know), beside their reading by ``key``
