@@ -22,7 +22,7 @@ setting), a stream's
 usage asked for (``ask_for_usage``), the default server's fit (``fit_written``: only where the
 pass wrote a turn by the writer's general function, as a plain turn's calls hold nothing the
 writer places for a server), the target rules. The tools are written once: the written list is
-kept beside their reading by the caller's list (and the front's copy) as one ``marshal`` text,
+kept beside their reading by the caller's list as one ``marshal`` text,
 and a request of the same tools takes one ``loads`` of it (:class:`KeptTools`). What the
 writer's general request code does besides cannot act on such a body: no bag,
 no reasoning or response format, no request-wide marker, the history's rules over the system
