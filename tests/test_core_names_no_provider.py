@@ -97,8 +97,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/top_levels/openai_chat_to_openai_responses.py": "the top level of that direct path, written by "
     "calling both folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
-    "_direct/top_levels/anthropic_to_openai_chat.py": "the top level of that direct path, read by calling the "
-    "Anthropic folder's own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
+    "_direct/top_levels/anthropic_to_openai_chat.py": "the top level of that direct path, read and written by "
+    "calling both folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
     "_direct/openai_chat_source.py": "the OpenAI Chat side of its direct paths: what they admit, read by that "
     "folder's own front and reader (CONTRIBUTING, Direct paths)",
     "_direct/openai_chat_top_level.py": "the OpenAI Chat side of the usual request's top level: its tools, "

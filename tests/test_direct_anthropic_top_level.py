@@ -1,13 +1,15 @@
 """The Anthropic -> OpenAI Chat direct path's top level for the usual Claude agent request
 (``_direct/top_levels/anthropic_to_openai_chat.py``): a model, ``max_tokens``, a system prompt
 (a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``,
-read by the reader's own functions field by field. What it gives is what the canonical path
+read by the reader's own functions and written by the writer's field by field. What it gives is what the canonical path
 (the oracle) gives, row after row of the same tools; any other top level goes the general one
 (the canonical reader run on the body without its turns)."""
 
 from __future__ import annotations
 
 import copy
+import json
+import marshal
 from typing import Any
 
 import pytest
@@ -67,17 +69,18 @@ def _canonical(body: dict[str, Any]) -> tuple[dict[str, Any], list[Loss]]:
 
 
 class _General:
-    """How many bodies the pair's general top level read (the canonical reader, without the turns)."""
+    """How many bodies the pair's general top level read (the canonical reader, without the turns),
+    or wrote (``write``: the canonical writer's whole request code, the turns the pass's)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, name: str = "read_request_data") -> None:
         self.count = 0
-        general = anthropic_to_openai_chat.read_request_data
+        general = getattr(anthropic_to_openai_chat, name)
 
         def counted(*arguments: Any, **keywords: Any) -> dict[str, Any]:
             self.count += 1
             return general(*arguments, **keywords)
 
-        monkeypatch.setattr(anthropic_to_openai_chat, "read_request_data", counted)
+        monkeypatch.setattr(anthropic_to_openai_chat, name, counted)
 
 
 @pytest.fixture(autouse=True)
@@ -97,6 +100,8 @@ _USUAL: dict[str, dict[str, Any]] = {
     "streamed": {"stream": True, "system": "s"},
     "not streamed": {"stream": False},
     "a deepseek model (its server's rules)": {"model": "deepseek-chat", "system": _BLOCKS},
+    "a gpt-5.4 model (the target rules drop nothing)": {"model": "gpt-5.4", "stream": True},
+    "a gpt-5.6 model (the target rules send an effort beside tools)": {"model": "gpt-5.6"},
 }
 
 
@@ -105,9 +110,11 @@ _USUAL: dict[str, dict[str, Any]] = {
 def test_a_usual_request_is_read_directly_as_the_canonical_path_reads_it(
     fields: dict[str, Any], tools: list[dict[str, Any]] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    general = _General(monkeypatch)
+    general, written = _General(monkeypatch), _General(monkeypatch, "write_request_data")
     rows = [_convert(_body(tools, **fields)) for _ in range(3)]  # read, then recalled
     assert general.count == 0
+    named = fields.get("model") == "deepseek-chat"  # a model a named server serves: the writer's whole code
+    assert written.count == (3 if named else 0)
     expected = _canonical(_body(tools, **fields))
     assert all(row == expected for row in rows)
     assert list(rows[2][0]) == list(expected[0])  # the writer's order of fields too
@@ -155,6 +162,107 @@ def test_any_other_top_level_goes_the_general_one(fields: dict[str, Any], monkey
     monkeypatch.setattr(anthropic_to_openai_chat, "read_usual", counted)
     assert converted(_convert) == expected
     assert answers in ([], [None])  # the general top level (or, for a body the pass refuses, the canonical path)
+
+
+class _ToolsRead:
+    """How many bodies had their tools read (the front's copy given to the reader's ``decode_tools``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+        self.count = 0
+        decode_tools = top_level.decode_tools
+
+        def counted(fields: dict[str, Any], *arguments: Any) -> None:
+            self.count += "tools" in fields
+            decode_tools(fields, *arguments)
+
+        monkeypatch.setattr(top_level, "decode_tools", counted)
+
+
+@pytest.mark.parametrize("parsed", [False, True], ids=["built", "parsed from JSON"])
+def test_tools_written_before_are_taken_as_written(parsed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools a request sends again are the writer's writing of them from the first request,
+    found by the caller's list (a JSON parser's shares its keys, so its ``marshal`` text is not the
+    front's copy's: both are remembered), with nothing read; lossy tools are read every time."""
+    reads = _ToolsRead(monkeypatch)
+
+    def body(tools: list[dict[str, Any]]) -> dict[str, Any]:
+        made = _body(tools, system="You are terse.")
+        return json.loads(json.dumps(made)) if parsed else made
+
+    rows = [_convert(body(_TOOLS)) for _ in range(3)]
+    assert reads.count == 1
+    assert all(row == _canonical(body(_TOOLS)) for row in rows)
+    rows[1][0]["tools"][0]["function"]["parameters"]["properties"].clear()  # a new copy each request
+    assert _convert(body(_TOOLS)) == rows[0]
+    lossy = [_convert(body(_LOSSY)) for _ in range(2)]
+    assert reads.count == 3
+    assert lossy[1] == lossy[0] == _canonical(body(_LOSSY))
+
+
+def test_tools_shared_otherwise_are_found_by_their_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON parser shares a key between a tool's schema and a call's input, so the same tools
+    have another ``marshal`` text (its newest version) as the calls differ: found by their text
+    that writes no reference, with nothing read again."""
+    reads = _ToolsRead(monkeypatch)
+
+    def parsed(key: str) -> dict[str, Any]:
+        made = _body()
+        made["messages"][1]["content"][0]["input"] = {key: "a"}
+        return json.loads(json.dumps(made))
+
+    first, other = parsed("path"), parsed("elsewhere")
+    assert marshal.dumps(first["tools"]) != marshal.dumps(other["tools"])  # "path" shared with the schema
+    assert marshal.dumps(first["tools"], 2) == marshal.dumps(other["tools"], 2)
+    rows = [_convert(body) for body in (first, other)]
+    assert reads.count == 1
+    assert rows[1] == _canonical(parsed("elsewhere"))
+    from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+    looks: list[int] = []
+    written_whole = top_level.written_whole
+
+    def counted(*arguments: Any, **keywords: Any) -> Any:
+        looks.append(keywords["version"])
+        return written_whole(*arguments, **keywords)
+
+    monkeypatch.setattr(top_level, "written_whole", counted)
+    assert _convert(parsed("elsewhere")) == rows[1]
+    assert looks == [marshal.version]  # its newest text remembered once the older version found it
+
+
+def test_tools_written_before_go_no_further_for_a_named_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model a named server serves: the writer's whole request code writes the tools it read."""
+    reads = _ToolsRead(monkeypatch)
+    _convert(_body())
+    rows = [_convert(_body(model="deepseek-chat")) for _ in range(2)]
+    assert reads.count == 3
+    assert rows[1] == rows[0] == _canonical(_body(model="deepseek-chat"))
+
+
+def test_the_default_servers_fit_runs_where_a_turn_went_the_writers_general_function(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A plain turn's calls hold their id, type and function alone: the fit, which takes back what
+    the writer placed for a server, runs only after a turn the writer's general function wrote."""
+    from chatcodec._direct.top_levels import anthropic_to_openai_chat as top_level
+
+    fits: list[bool] = []
+    fit_written = top_level.fit_written
+
+    def counted(wire: dict[str, Any], *arguments: Any) -> None:
+        fits.append(True)
+        fit_written(wire, *arguments)
+
+    monkeypatch.setattr(top_level, "fit_written", counted)
+    plain = _body()
+    general = _body(tools=None)  # a call renamed by OpenAI's name rule: the general function's
+    general["messages"][1]["content"][0]["name"] = "read file"
+    for body, runs in ((plain, 0), (general, 1)):
+        fits.clear()
+        assert _convert(copy.deepcopy(body)) == _canonical(body)
+        assert len(fits) == runs
 
 
 def test_the_tools_read_directly_are_the_callers_to_change() -> None:

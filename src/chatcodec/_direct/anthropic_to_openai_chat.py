@@ -16,10 +16,11 @@ into its results and the rest) and written by the writer's own functions for eac
 gives (``encode_assistant_message``, ``encode_tool_message``, ``encode_plain_message`` of
 :mod:`chatcodec._providers.openai_chat.messages`): the argument text and its proof, the
 thinking's verdict, the tool-name rule, the data URL's text, the media moved out of results and
-every loss are theirs. The top level (model, tools, settings) is the canonical reader's and
-writer's, run on the body without its turns (the usual agent request's read by the reader's
-functions field by field: :mod:`.top_levels.anthropic_to_openai_chat`); the OpenAI Chat writer takes the messages
-written here in their place (:class:`DirectReading`).
+every loss are theirs. The top level (model, tools, settings) of the usual agent request is read
+by the reader's functions and written by the writer's, field by field
+(:mod:`.top_levels.anthropic_to_openai_chat`); any other is the canonical reader's and writer's,
+run on the body without its turns, the OpenAI Chat writer taking the messages written here in
+their place (:class:`DirectReading`).
 
 A body of any other shape is handed back before anything is written (:func:`admitted`): the
 canonical path converts it whole, and says what it refuses.
@@ -32,7 +33,7 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
-from chatcodec._direct.top_levels.anthropic_to_openai_chat import read_usual
+from chatcodec._direct.top_levels.anthropic_to_openai_chat import KeptTools, read_usual, write_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
 from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, plain_call
@@ -76,6 +77,11 @@ class DirectReading(Reading):
 
     def direct_messages(self, context: EncodeContext) -> list[dict[str, Any]]:
         """The body's ``messages``, in the writer's place for them (:func:`write_messages`)."""
+        return self.written(context)[0]
+
+    def written(self, context: EncodeContext) -> tuple[list[dict[str, Any]], bool]:
+        """The body's ``messages`` (:func:`write_messages`), and whether an assistant turn was
+        written by the writer's general function for it."""
         system = self._system if self.system_message is None else self.system_message
         return write_messages(system, self._turns, context, self.canonical)
 
@@ -102,12 +108,18 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         turns = validated["messages"]
     noted = DirectReading(None if blocks else system, turns)
     try:  # the system prompt read there too (its message goes unwritten: the turns here are the writer's)
-        canonical = read_usual(payload, noted)  # the usual agent request: its top level read directly
+        kept = KeptTools.of(writer)  # for the built-in writer: the tools as it wrote them before
+        canonical = read_usual(payload, noted, kept)  # the usual agent request: its top level read directly
+        usual = canonical is not None
         if canonical is None:
             canonical = read_request_data({**payload, "messages": []}, SOURCE, noted=noted)
         if blocks:  # the reader's canonical system message (decode_system, from the front's copy), written here
             noted.system_message = canonical["messages"][0]
         trace_source(recorder, payload, SOURCE, canonical, messages=noted.canonical)
+        if usual and kept is not None:  # and written directly, field by field
+            written = write_usual(canonical, recorder, noted, kept, messages=noted.written)
+            if written is not None:
+                return written
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
         return None
@@ -301,12 +313,14 @@ def write_messages(
     turns: list[dict[str, Any]],
     context: EncodeContext,
     canonical: list[Mapping[str, Any]],
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], bool]:
     """The body's ``messages`` for admitted ``turns`` (:func:`admitted`) after the ``system``
     prompt (a text, or the canonical message the reader read its blocks as, written by the
     writer's ``encode_plain_message``), each loss at the place the canonical writer names (the
     canonical message's index: the system prompt is message 0, a user turn of results and
-    other blocks two); ``canonical`` gets each canonical message as it is written."""
+    other blocks two); ``canonical`` gets each canonical message as it is written. Second,
+    whether an assistant turn was written by the writer's general ``encode_assistant_message``
+    (whose calls may hold what the writer places for a server), not as a plain turn."""
     writer = _Writer(context, canonical)
     if isinstance(system, str):
         canonical.append({"role": "system", "content": system})
@@ -334,14 +348,14 @@ def write_messages(
             writer.user(content, called)
             called = False
     writer.flush()
-    return writer.wire
+    return writer.wire, writer.general
 
 
 class _Writer:
     """The wire messages being written, the media moved out of tool results waiting for the
     user message after their group, and the canonical messages read so far."""
 
-    __slots__ = ("canonical", "context", "digits", "moved", "reasoning_field", "wire")
+    __slots__ = ("canonical", "context", "digits", "general", "moved", "reasoning_field", "wire")
 
     def __init__(self, context: EncodeContext, canonical: list[Mapping[str, Any]]) -> None:
         self.context = context
@@ -350,6 +364,8 @@ class _Writer:
         self.moved: list[dict[str, Any]] = []
         self.reasoning_field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
         self.digits = get_int_max_str_digits() or maxsize  # the closed front's copy, as the reader reads it
+        self.general = False
+        """An assistant turn written by the writer's general function (:meth:`assistant`)."""
 
     def flush(self) -> None:
         """The media moved out of the results before, as the user message after their group."""
@@ -369,6 +385,7 @@ class _Writer:
         self.canonical.append(message)
         at = ("messages", len(self.canonical) - 1)
         encode_assistant_message(message, self.wire, self.reasoning_field, self.context.losses, at)
+        self.general = True
         return any(part["type"] == "tool_use" for part in parts)
 
     def plain_turn(self, content: list[dict[str, Any]]) -> bool | None:

@@ -4,7 +4,9 @@ a Claude agent's every request sends the same tools, so from the second row on t
 tools are recalled, and from the third on the writer's tools are new copies of what it wrote,
 each ``function`` object new, with the canonical schemas in their place. What a row gives is
 what it gives with an empty memory: the same output and losses, a copy the caller may
-change, and a fresh write for other options or a tool that lost something."""
+change, and a fresh write for other options or a tool that lost something. Converted by the
+canonical path: the pair's direct top level takes the usual request's tools as written whole
+(``tests/test_direct_anthropic_top_level.py``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
+from chatcodec._direct.table import canonical_only
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
 from chatcodec.options import OpenAIChatOptions
@@ -53,9 +56,10 @@ def _body(text: str, tools: list[dict[str, Any]] | None = None) -> dict[str, Any
 
 def _convert(body: dict[str, Any], options: OpenAIChatOptions | None = None) -> tuple[Any, list[tuple[str, str, str]]]:
     losses: list[Loss] = []
-    out = chatcodec.convert_request(
-        body, source="anthropic", target="openai-chat", on_loss="ignore", losses=losses, options=options
-    )
+    with canonical_only():
+        out = chatcodec.convert_request(
+            body, source="anthropic", target="openai-chat", on_loss="ignore", losses=losses, options=options
+        )
     return out, [(loss.path, loss.what, loss.why) for loss in losses]
 
 

@@ -11,27 +11,55 @@ the reader's closed front checks them (the front asked about the tools and a sys
 blocks alone) and read by the reader's own functions for each: the tools and the ``tool_choice``
 by ``decode_tools`` (the tools recalled from the memory of tool readings by the front's copy, as
 the reader recalls them), the system prompt by ``decode_system``, the ranges by
-``outside_own_ranges``. The canonical data it gives is the reader's, and the writer writes it as
-before (the canonical path stays the oracle: the tests and the differential hold the two equal).
-Any other body goes the general top level.
+``outside_own_ranges``. The canonical data it gives is the reader's.
+
+Its write (:func:`write_usual`) is the OpenAI Chat writer's, field by field, each rule called
+where it lives, in the order and places the writer's ``encode_request`` gives them: the
+``model``, the ``messages`` the pair's pass writes, the tools (``encode_functions``) and the
+``tool_choice`` (``encode_choice``), ``stream`` and the limit (``write_as_they_are`` and
+``encode_limit``, of the writer's ``encode_knobs``: the usual top level holds no other
+setting), a stream's
+usage asked for (``ask_for_usage``), the default server's fit (``fit_written``: only where the
+pass wrote a turn by the writer's general function, as a plain turn's calls hold nothing the
+writer places for a server), the target rules. The tools are written once: the written list is
+kept beside their reading by the caller's list as one ``marshal`` text,
+and a request of the same tools takes one ``loads`` of it (:class:`KeptTools`). What the
+writer's general request code does besides cannot act on such a body: no bag,
+no reasoning or response format, no request-wide marker, the history's rules over the system
+prompt alone (the pass writes the turns, and a system prompt of no blocks is handed back). A
+model only a named server serves (DeepSeek's, Gemini's) goes the writer's whole request code,
+which fits the body to that server. The canonical path stays the oracle: the tests and the
+differential hold the two equal. Any other body goes the general top level.
 """
 
 from __future__ import annotations
 
+import marshal
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.messages import decode_system
 from chatcodec._providers.anthropic.rules import RULES
-from chatcodec._providers.anthropic.tools import client_tools, decode_tools
+from chatcodec._providers.anthropic.tools import client_tools, decode_tools, read_client_tools
 from chatcodec._providers.anthropic.wire import COMMON_REQUEST
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.contract.target_rules import outside_own_ranges
+from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, EncodeContext
+from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.contract.target_rules import apply_target_rules, outside_own_ranges
+from chatcodec._providers.kit.citations import report_request_citations
+from chatcodec._providers.kit.remembered_tools import also_as, remember_written_whole, written_whole
+from chatcodec._providers.openai_chat import tools as openai_chat_tools
+from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
+from chatcodec._providers.openai_chat.request import ask_for_usage, encode_limit, write_as_they_are
+from chatcodec._providers.openai_chat.servers import DEFAULT, fit_written, server_for_model
+from chatcodec._providers.openai_chat.tools import encode_choice, encode_functions
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
 
-SOURCE = "anthropic"
+SOURCE, TARGET = "anthropic", "openai-chat"
 _USUAL = frozenset({"model", "max_tokens", "messages", "system", "tools", "tool_choice", "stream"})
 """The fields of the usual Claude agent request, all this top level reads."""
 _CHOICES = frozenset({"auto", "any", "none"})
@@ -40,6 +68,14 @@ _NO_CHOICE = {"type": "auto"}
 """What an absent ``tool_choice`` is proved as (nothing is read for it)."""
 _LARGEST = 2**63
 """A limit past a 64-bit integer goes the general top level, whose front says what it makes of it."""
+_SCHEMA = "input_schema"
+"""Where an Anthropic client tool holds its schema (the memory of tool readings asks)."""
+_TEXT_VERSIONS = (marshal.version, 2)
+"""The ``marshal`` versions of the caller's tools' texts (:class:`KeptTools`), the fastest first.
+The newest writes a reference for an object held elsewhere too, so the same tools shared otherwise
+have another text (a JSON parser shares a key between a tool's schema and a call's input, and the
+calls of a session differ); version 2 writes none (a slower text: every string encoded), so a list
+of one value has one text however its objects are shared."""
 _CITED = "request" in CAPABILITIES.citations
 """Whether the reader may put a url citation on a request's text (as ``read_request`` asks)."""
 
@@ -49,33 +85,86 @@ class KeptInBagError(Exception):
     carry: the conversion goes the canonical path from the start (the pair hands it back)."""
 
 
-def read_usual(payload: dict[str, Any], noted: Reading) -> dict[str, Any] | None:
+class KeptTools:
+    """The caller's tools, for a write by the built-in ``writer`` (:func:`write_usual`): as it
+    wrote them before (``written``, a new copy from one ``marshal`` text), else the ``marshal``
+    texts of the caller's list their reading is remembered whole by (``texts``, one a version of
+    :data:`_TEXT_VERSIONS`), for the writing to be kept beside it (:func:`write_tools`)."""
+
+    __slots__ = ("texts", "writer", "written")
+
+    def __init__(self, writer: ProviderCodec) -> None:
+        self.writer = writer
+        self.written: list[dict[str, Any]] | None = None
+        self.texts: list[bytes] = []
+
+    @classmethod
+    def of(cls, writer: Codec) -> KeptTools | None:
+        """A record for ``writer`` when it is the built-in OpenAI Chat writer (its own tools role:
+        a kit in the built-in's place writes its own way), which :func:`write_usual` writes for; else None."""
+        if isinstance(writer, ProviderCodec) and writer.tools is openai_chat_tools:
+            return cls(writer)
+        return None
+
+    def look(self, tools: list[dict[str, Any]]) -> bool:
+        """Whether the caller's ``tools`` were written before (then :attr:`written`), looked up by
+        their text of each version in turn (found by a later one, the texts missed are remembered
+        for it: a session's list keeps its newest text once a new call's keys shared it); else their
+        texts are kept (those ``marshal`` writes)."""
+        for version in _TEXT_VERSIONS:
+            self.written, text = written_whole(tools, read_client_tools, write_tools, version=version)
+            if self.written is not None:
+                for missed in self.texts:  # the same list's text the look missed: found by it next time
+                    also_as(cast("bytes", text), read_client_tools, missed)
+                return True
+            if text is not None:
+                self.texts.append(text)
+        return False
+
+
+def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None = None) -> dict[str, Any] | None:
     """The canonical top level of ``payload`` (its ``messages`` the system prompt alone, as the
     general top level reads the body without its turns), when it is the usual agent request
     proved as the closed front checks it; None for any other, with nothing noted (the general
-    top level then reads the body). Raises :class:`KeptInBagError` past the proof."""
+    top level then reads the body). Raises :class:`KeptInBagError` past the proof.
+
+    ``kept``: given when the built-in writer writes the body (:func:`write_usual`), filled for a
+    model no named server serves: the tools as that writer wrote them before
+    (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`), found by the caller's own
+    list (:meth:`KeptTools.look`: no front, reading or writing of them then, and no ``tools`` in
+    the canonical data); else the front's copy read as before and that reading remembered whole
+    by the caller's texts."""
     canonical = _settings(payload)
     if canonical is None:
         return None
     system, tools = payload.get("system"), payload.get("tools")
     if tools is not None and (tools.__class__ is not list or not tools or not client_tools(tools)):
         return None
+    if tools is None or server_for_model(canonical["model"]) is not None:
+        kept = None  # the writer's whole request code writes a named server's tools
+    unread = tools  # the tools the front and the reader take
+    if kept is not None and tools is not None and kept.look(tools):
+        unread = None
     copy: dict[str, Any] = {}
-    if tools is not None or system.__class__ is list:  # what the front checks beyond exact types
-        copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, tools)) or {}
+    if unread is not None or system.__class__ is list:  # what the front checks beyond exact types
+        copy = COMMON_REQUEST.validate(_checked(payload, canonical, system, unread)) or {}
         if not copy:
             return None
     canonical["messages"] = [] if system is None else [decode_system(copy.get("system", system))]
     canonical["max_tokens"] = payload["max_tokens"]
     choice = payload.get("tool_choice")
-    if tools is not None or choice is not None:
-        fields = {"tools": copy["tools"]} if tools is not None else {}
+    if unread is not None or choice is not None:
+        fields = {"tools": copy["tools"]} if unread is not None else {}
         if choice is not None:
             fields["tool_choice"] = choice
         bag: dict[str, Any] = {}
+        start = len(noted.own)
         decode_tools(fields, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
         if bag:  # nothing the proved shapes keep there; were it to, the canonical path converts the body afresh
             raise KeptInBagError(sorted(bag))
+        for text in kept.texts if kept is not None and unread is not None else ():
+            read = canonical.get("tools")
+            noted.remember_tools(text, read_client_tools, copy["tools"], read, start=start, whole=True, schema=_SCHEMA)
     noted.read_by(SOURCE, canonical, _CITED)
     return canonical
 
@@ -121,3 +210,70 @@ def _chosen(choice: object) -> bool:
     if len(fields) == 1:
         return kind in _CHOICES
     return len(fields) == 2 and kind == "tool" and fields.get("name").__class__ is str
+
+
+def write_usual(
+    canonical: dict[str, Any],
+    recorder: LossRecorder,
+    noted: Reading,
+    kept: KeptTools,
+    *,
+    messages: Callable[[EncodeContext], tuple[list[dict[str, Any]], bool]],
+) -> dict[str, Any] | None:
+    """The OpenAI Chat body of ``canonical``, a usual request's top level (:func:`read_usual`'s),
+    its losses in ``recorder``: ``model``, the ``messages`` the pair's pass writes (``messages``:
+    ``noted``'s, the pair's reading, with whether it wrote a turn by the writer's general function),
+    ``tools``, ``tool_choice``, ``stream``, the limit, a stream's usage asked for, the default
+    server's fit (where such a turn may have placed something to take back), the target rules, as
+    the writer's ``encode_request`` and ``write_request`` write them, for the built-in writer
+    (``kept``'s: :meth:`KeptTools.of`, filled by :func:`read_usual`). None, with
+    nothing written or recorded, for a model only a named server serves (the writer's whole request
+    code then). A rule may raise: the caller hands the conversion back."""
+    model: str = canonical["model"]
+    if server_for_model(model) is not None:  # a server named by the model: its fit, its reasoning field
+        return None
+    context = EncodeContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=model,
+        options=NO_OPTIONS,
+        rules=kept.writer.rules,
+        for_request=True,
+        holds=None,
+        reading=noted,
+    )
+    if not noted.handed_to(TARGET, canonical):  # what write_request asks before its writer
+        report_request_citations(canonical, recorder, WRITTEN.display_name)
+    turns, general = messages(context)
+    wire: dict[str, Any] = {"model": model, "messages": turns}
+    tools = canonical.get("tools")
+    if kept.written is not None:
+        wire["tools"] = kept.written
+    elif tools:
+        wire["tools"] = write_tools(tools, kept.texts, context)
+    encode_choice(canonical, wire, recorder)
+    bag: dict[str, Any] = {}  # the request's own: read_usual keeps nothing there
+    write_as_they_are(canonical, wire)  # stream (the usual top level holds no other setting)
+    encode_limit(canonical, bag, context, wire)
+    ask_for_usage(canonical, wire, bag)
+    if general:  # a plain turn's calls hold their id, type and function alone: nothing placed to take back
+        fit_written(wire, DEFAULT, False, context)
+    recorder.renumber(None)  # the rules name places in the body, not in the input converted
+    recorder.trace(None)
+    apply_target_rules(wire, context, request=canonical)
+    return wire
+
+
+def write_tools(
+    canonical: list[dict[str, Any]], texts: Sequence[bytes], context: EncodeContext
+) -> list[dict[str, Any]]:
+    """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
+    writing remembered by each of the caller's tools' ``texts`` (their reading remembered whole
+    by them, :func:`read_usual`) when it noted no loss
+    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    losses = context.losses.count()
+    wire = encode_functions(canonical, context)
+    if context.losses.count() == losses:
+        for text in texts:
+            remember_written_whole(text, read_client_tools, write_tools, wire)
+    return wire

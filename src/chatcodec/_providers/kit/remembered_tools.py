@@ -227,7 +227,7 @@ def remember_written(
 
 
 def written_whole(
-    tools: list[dict[str, Any]], key: object, writer: object
+    tools: list[dict[str, Any]], key: object, writer: object, *, version: int = marshal.version
 ) -> tuple[list[dict[str, Any]] | None, bytes | None]:
     """The caller's own ``tools`` (no front copied them) as ``writer`` (its key) wrote them
     whole before, when a reading of them by ``key`` was remembered ``whole`` (a front took
@@ -237,9 +237,12 @@ def written_whole(
     cannot write), for :func:`remember_written_whole` and :meth:`.Reading.recall_tools`'s look.
 
     The key's text proves the caller's value the one remembered; the reading is a function of
-    that value, and the writing of the reading and ``writer``."""
+    that value, and the writing of the reading and ``writer``. ``version``: marshal's, of the
+    text (2 writes no reference to an object held elsewhere too, so the caller's list of the
+    same value has one text however a JSON parser shared its keys: the caller then remembers
+    under that text too)."""
     try:
-        text = marshal.dumps(tools)
+        text = marshal.dumps(tools, version)
     except ValueError:
         return None, None
     remembered = _READINGS.get((key, text))
@@ -247,6 +250,22 @@ def written_whole(
         return None, text
     kept = remembered[5].get(writer)
     return (marshal.loads(kept), text) if isinstance(kept, bytes) else (None, text)
+
+
+def also_as(text: bytes, key: object, alias: bytes) -> None:
+    """Remember the whole reading of ``text`` by ``key`` (and what its writers wrote) under
+    ``alias`` too: another ``marshal`` text of the caller's list that gave ``text`` (another
+    version's), which names the same value, so the next look by it finds the reading; nothing
+    when there is none."""
+    remembered = _READINGS.get((key, text))
+    if remembered is None or remembered[1] is None:
+        return
+    if len(_READINGS) >= LIMIT or _HELD.over(len(alias)):
+        _READINGS.clear()
+        _HELD.size = 0
+        return
+    _READINGS[(key, alias)] = remembered
+    _HELD.size += len(alias)
 
 
 def remember_written_whole(text: bytes, key: object, writer: object, wire: list[dict[str, Any]]) -> None:

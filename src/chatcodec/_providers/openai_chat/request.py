@@ -152,11 +152,10 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     direct: Callable[[EncodeContext], list[dict[str, Any]]] | None = getattr(context.reading, "direct_messages", None)
     wire["messages"] = encode_messages(messages, 0, context) if direct is None else direct(context)
     tools.encode_tools(request, wire, bag, context)
-    _encode_knobs(request, bag, context, wire)
+    encode_knobs(request, bag, context, wire)
     if bag:
         respell_integers(wire, bag)
-    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
-        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
+    ask_for_usage(request, wire, bag)
     settings.encode_settings(request, wire, bag, context)
     if request.get("cache_control") is not None:
         why = "OpenAI caches prompts automatically; explicit breakpoints sit on content parts"
@@ -165,21 +164,22 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     return wire
 
 
-def _encode_knobs(
-    request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]
-) -> None:
+def ask_for_usage(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any]) -> None:
+    """A streaming request asks for its usage (:data:`ASK_FOR_USAGE`) unless it holds its own
+    ``stream_options`` or its reading marked them absent (``bag``, the request's own)."""
+    if request.get("stream") is True and STREAM_OPTIONS not in wire and STREAM_OPTIONS not in absent_keys(bag):
+        wire[STREAM_OPTIONS] = dict(ASK_FOR_USAGE)
+
+
+def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]) -> None:
+    """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
+    token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
+    ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user`` and
+    ``service_tier``; ``top_k`` reported."""
     losses = context.losses
-    for key in _KNOBS:
-        value = request.get(key)
-        if value is not None:
-            wire[key] = value
+    write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
-    max_tokens = request.get("max_tokens")
-    if max_tokens is not None:
-        spelled = context.option("max_tokens_key")
-        if spelled is None:  # the reader's marker of the key the source used
-            spelled = bag.get(MAX_TOKENS_KEY)
-        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
+    encode_limit(request, bag, context, wire)
     stop = request.get("stop")
     if stop:
         one_string = bag.get("_stop") == "string" and len(stop) == 1
@@ -197,6 +197,27 @@ def _encode_knobs(
         written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
         if written is not None:
             wire["service_tier"] = written
+
+
+def write_as_they_are(request: Mapping[str, Any], wire: dict[str, Any]) -> None:
+    """The settings written as they are (:data:`_KNOBS`), in that order: lifted out of
+    :func:`encode_knobs` for a direct path's top level (``chatcodec._direct``), which calls it too."""
+    for key in _KNOBS:
+        value = request.get(key)
+        if value is not None:
+            wire[key] = value
+
+
+def encode_limit(request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]) -> None:
+    """The token limit, under the key chosen: the option ``max_tokens_key``, else the reader's
+    marker in ``bag``, else ``max_completion_tokens``. Lifted out of :func:`encode_knobs` for a
+    direct path's top level (``chatcodec._direct``), which calls it too."""
+    max_tokens = request.get("max_tokens")
+    if max_tokens is not None:
+        spelled = context.option("max_tokens_key")
+        if spelled is None:  # the reader's marker of the key the source used
+            spelled = bag.get(MAX_TOKENS_KEY)
+        wire[spelled if spelled in MAX_TOKENS_KEYS else "max_completion_tokens"] = max_tokens
 
 
 def _encode_metadata(metadata: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:

@@ -12,7 +12,7 @@ the request's bag as they are. Function names follow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.custom_tools import chat_tool_from_responses
@@ -182,8 +182,7 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
     losses = context.losses
     definitions: list[Mapping[str, Any]] = request.get("tools") or []
     provider_tools: list[Mapping[str, Any]] = request.get("provider_tools") or []
-    strict_schema = context.option(STRICT_SCHEMA_OPTION)
-    tools = _encode_function_tools(definitions, context, strict_schema)
+    tools = encode_functions(definitions, context)
     for index, tool in enumerate(provider_tools):
         provider = tool["provider"]
         if provider != PROVIDER:
@@ -204,6 +203,13 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
         tools.insert(at, dict(data))
     if tools:
         wire["tools"] = tools
+    encode_choice(request, wire, losses)
+
+
+def encode_choice(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
+    """Write the canonical ``tool_choice`` of ``request``: a type alone as its string, a named
+    tool as a named function (its name by OpenAI's rule). Lifted out of :func:`encode_tools` for
+    a direct path's top level (``chatcodec._direct``), which calls it too."""
     choice = request.get("tool_choice")
     if choice is not None:
         kind = choice.get("type", "auto")
@@ -215,8 +221,15 @@ def encode_tools(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str
             wire["tool_choice"] = kind
 
 
+def encode_functions(definitions: Sequence[Mapping[str, Any]], context: EncodeContext) -> list[dict[str, Any]]:
+    """The canonical function tools ``definitions`` written (:func:`_encode_function_tools`,
+    under the caller's ``strict_schema`` option). Lifted out of :func:`encode_tools` for a direct
+    path's top level (``chatcodec._direct``), which calls it too."""
+    return _encode_function_tools(definitions, context, context.option(STRICT_SCHEMA_OPTION))
+
+
 def _encode_function_tools(
-    definitions: list[Mapping[str, Any]], context: EncodeContext, strict_schema: object
+    definitions: Sequence[Mapping[str, Any]], context: EncodeContext, strict_schema: object
 ) -> list[dict[str, Any]]:
     """The function tools, as :func:`_encode_function_tool` writes each: the same tools
     recalled by the conversion's reading (an agent's every request) are written as this

@@ -38,7 +38,7 @@ from chatcodec._providers.openai_chat.servers import (
     vllm,
     xai,
 )
-from chatcodec._providers.openai_chat.servers.fitting import fit_request
+from chatcodec._providers.openai_chat.servers.fitting import fit_request, holds_placed
 from chatcodec._providers.openai_chat.servers.server import Refusal, Server, ServerCall, ServerRule
 from chatcodec.codec_kit import servers as kit_servers
 
@@ -156,7 +156,11 @@ def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server,
 
 
 def fit_written(wire: dict[str, Any], server: Server, named: bool, context: EncodeContext) -> None:
-    """``wire`` (the body written) fitted to ``server`` (:func:`~.fitting.fit_request`)."""
+    """``wire`` (the body written) fitted to ``server`` (:func:`~.fitting.fit_request`): for the
+    default server, unnamed, only when it holds what the writer placed (no call made for the fit
+    where it holds none, as most bodies do)."""
+    if not named and not holds_placed(wire):
+        return
     model = wire.get("model")
     # the class itself: calling the alias ServerCall (kit's ServerCall[Server]) goes through typing's
     # generic alias, which tries to set __orig_class__ on the slotted object and catches the error (8 k)

@@ -106,17 +106,26 @@ _MESSAGE_KIND_NAMES = frozenset(MESSAGE_KINDS.values())
 _PART_KIND_NAMES = frozenset(PART_KINDS.values())
 
 
+def holds_placed(body: dict[str, Any]) -> bool:
+    """Whether ``body`` may hold what the writer placed for some server (a call's
+    ``extra_content``): all :func:`fit_request` changes for the default server. Most bodies hold
+    no such call, looked for in C over every call of every message; a value of another shape
+    (not a dict) may, and is looked at one by one."""
+    messages: Any = body.get("messages")
+    try:
+        calls_lists = filter(None, map(_GET, messages, repeat("tool_calls")))
+        return any(map(_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content")))
+    except TypeError:
+        return True
+
+
 def fit_request(body: dict[str, Any], call: ServerCall, *, named: bool) -> None:
     """Edit ``body`` to what ``call.server`` takes (see the module docstring); with
     ``named`` false (the default server) only the signatures placed for Gemini are taken back."""
     if not named:
+        if not holds_placed(body):
+            return
         messages: Any = body.get("messages")
-        try:  # most bodies hold no call with extra_content: looked for in C, every call of every message
-            calls_lists = filter(None, map(_GET, messages, repeat("tool_calls")))
-            if not any(map(_HOLDS, chain.from_iterable(calls_lists), repeat("extra_content"))):
-                return
-        except TypeError:  # a value of another shape (not a dict): looked at one by one below
-            pass
         # the look written inline (no TypeGuard or cast call per message)
         for index, message in enumerate(messages if messages.__class__ is list else ()):
             calls: Any = message.get("tool_calls") if message.__class__ is dict else None
