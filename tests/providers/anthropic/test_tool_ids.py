@@ -11,7 +11,7 @@ from chatcodec._providers.anthropic.request import tool_id_map
 from chatcodec._providers.anthropic.tool_ids import restore_tool_use_id, sanitize_tool_use_id
 from providers.anthropic.anthropic_support import assert_valid_request, encode_request
 
-PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
+PATTERN = re.compile(r"\A[a-zA-Z0-9_-]+\Z")  # Anthropic's rule; \Z: a trailing newline is no id character
 
 
 def _request(*ids: str) -> chatcodec.ChatRequest:
@@ -79,7 +79,9 @@ def test_129_character_ids() -> None:
     assert tool_id_map(_request(valid, invalid)) == {invalid: rewritten}
 
 
-@pytest.mark.parametrize("tool_id", ["", "é", "call|1", "a b", "cc-", "cc-a_2eb", "cc-cc-a_5f2eb", "🙂:1", "_"])
+@pytest.mark.parametrize(
+    "tool_id", ["", "é", "call|1", "a b", "cc-", "cc-a_2eb", "cc-cc-a_5f2eb", "🙂:1", "_", "toolu_1\n", "cc-a_41\n"]
+)
 def test_rewrite_is_valid_and_reversible(tool_id: str) -> None:
     rewritten = sanitize_tool_use_id(tool_id)
     assert PATTERN.match(rewritten)

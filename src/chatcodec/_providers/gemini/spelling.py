@@ -45,7 +45,7 @@ FREE_FORM = frozenset(
 )
 """Keys whose values are the caller's data (arguments, results, JSON Schemas, labels)."""
 
-_SNAKE_KEY = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+_SNAKE_KEY = re.compile(r"\A[a-z][a-z0-9]*(?:_[a-z0-9]+)+\Z")
 
 Path = tuple[str | int, ...]
 """Steps from the body down to one key, as the payload spelled them."""

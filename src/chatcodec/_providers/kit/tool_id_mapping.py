@@ -37,7 +37,7 @@ PREFIX = "cc-"
 HASHED_PREFIX = "cc."
 """Start of an id rewritten by hashing (only where a length limit forces it)."""
 
-_ESCAPED_BODY = re.compile(r"^(?:[A-Za-z0-9-]|_[0-9a-f]{2})*$")
+_ESCAPED_BODY = re.compile(r"\A(?:[A-Za-z0-9-]|_[0-9a-f]{2})*\Z")
 _ESCAPE_SEQUENCE = re.compile(r"_([0-9a-f]{2})")
 _KEPT = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 _ASCII_ESCAPES = {byte: f"_{byte:02x}" for byte in range(128) if byte not in _KEPT}
