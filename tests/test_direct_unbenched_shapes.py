@@ -4,10 +4,10 @@ canonical path (the oracle) gives, losses included.
 
 From OpenAI Chat, into Anthropic and into Responses: a document (OpenAI's ``file`` part) in a user
 message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl``
-on a marker, a developer prompt (OpenAI's newer models take the system prompt so). From Responses
-into OpenAI Chat: Codex's typed input messages (``"type": "message"`` on a user, system or
-developer item), a user's files, and an assistant message replayed with its ``phase`` (recorded
-from the live API:
+on a marker, a developer prompt (OpenAI's newer models take the system prompt so), a turn of calls
+with no ``content`` (recorded from the live API's clients). From Responses into OpenAI Chat:
+Codex's typed input messages (``"type": "message"`` on a user, system or developer item), a user's
+files, and an assistant message replayed with its ``phase`` (recorded from the live API:
 ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the
 writer cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says
 why.
@@ -83,6 +83,8 @@ SHAPES: dict[str, dict[str, Any]] = {
         key: value for key, value in _body(first=_DEVELOPER).items() if key != "max_completion_tokens"
     },
 }
+SHAPES["a turn of calls without content"] = _body()
+del SHAPES["a turn of calls without content"]["messages"][2]["content"]
 SHAPES["a ttl on a tool message"] = _body()
 SHAPES["a ttl on a tool message"]["messages"][3].update(_HOUR)
 

@@ -339,11 +339,13 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - on
     SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
     as they are asked about, so the keys beyond them are the SDK dump's when as many of those
     are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
-    more a turn than the look-ups of the few fields a turn holds."""
-    content = message["content"]
+    more a turn than the look-ups of the few fields a turn holds. A turn of calls may leave its
+    ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
+    reader reads it as ``null``."""
+    content = message.get("content")
     if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
-    own = 2  # its role and content
+    own = 2 if "content" in message else 1  # its role and content
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
         if type(reasoning) is not str:

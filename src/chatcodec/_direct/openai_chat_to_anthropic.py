@@ -270,7 +270,7 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
 
 
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext, proved: list[bool]) -> Any:
-    content = message["content"]
+    content = message.get("content")  # (a turn of calls may leave it out)
     thought = message.get("reasoning_content")
     calls: list[dict[str, Any]] | None = message.get("tool_calls")
     signed = "thinking_blocks" in message

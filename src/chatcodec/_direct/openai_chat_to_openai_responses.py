@@ -123,7 +123,7 @@ def write_items(
     names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
-        content = message["content"]
+        content = message.get("content")  # (an assistant turn of calls may leave it out)
         read = at in general if general else False  # beyond a plain turn, or a call id and a text (a null name)
         if role == "tool":
             if not results:
@@ -261,7 +261,7 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags)."""
-    content = message["content"]
+    content = message.get("content")
     parts: list[Mapping[str, Any]] = [] if content is None else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
         function = call["function"]
