@@ -225,9 +225,14 @@ def _output_message(item: dict[str, Any]) -> bool:
         kind = part.get("type") if part.__class__ is dict else None
         if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
             return False
-        if part.get("annotations"):  # citations: the canonical writer's look reports them
-            return False
+        if part.get("annotations") or not part.keys() <= _OUTPUT_PART_KEYS:  # citations, a field of no part's
+            return False  # (the canonical writer's look reports citations; a field kept whole is the model's to check)
     return True
+
+
+_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal"})
+"""The fields of an output text or refusal part as a model wrote it (``logprobs`` and any other
+field kept whole in the reader's bag are the canonical path's, whose model checks their values)."""
 
 
 def _one_text(content: list[dict[str, Any]]) -> bool:
