@@ -124,6 +124,8 @@ _DOCUMENTS: dict[str, Any] = {
         {
             "role": "assistant",
             "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "open", "arguments": "{}"}}],
+            "annotations": [],
+            "refusal": None,
         },
         {
             "role": "tool",
@@ -140,7 +142,8 @@ _DOCUMENTS: dict[str, Any] = {
 """A developer prompt (OpenAI's newer models' system prompt), documents (OpenAI's ``file`` part: its
 data URL or Files-API id, a file name or none) in a user message and a tool result, beside an
 image, a gateway's cache marker on a document and on an image (one with Anthropic's ``ttl``), and a
-turn of calls with no ``content`` at all (the SDK's type does not require it)."""
+turn of calls with no ``content`` at all (the SDK's type does not require it) beside the
+``"annotations": []`` OpenAI answers with."""
 
 _LITELLM: dict[str, Any] = {
     "model": "m",

@@ -83,6 +83,10 @@ SHAPES: dict[str, dict[str, Any]] = {
         key: value for key, value in _body(first=_DEVELOPER).items() if key != "max_completion_tokens"
     },
 }
+SHAPES["the SDK's dump of an answer (annotations [], tool_calls null)"] = _body()
+SHAPES["the SDK's dump of an answer (annotations [], tool_calls null)"]["messages"][2].update(
+    annotations=[], refusal=None, audio=None, function_call=None
+)
 SHAPES["a turn of calls without content"] = _body()
 del SHAPES["a turn of calls without content"]["messages"][2]["content"]
 SHAPES["a ttl on a tool message"] = _body()

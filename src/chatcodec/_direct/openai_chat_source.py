@@ -28,7 +28,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
-from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
+from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 
 if TYPE_CHECKING:
@@ -370,7 +370,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - on
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
         return False
-    called = "tool_calls" in message
+    called = message.get("tool_calls") is not None  # (an SDK dump's null: one of its fields, :func:`_nulls`)
     extra = len(message) - own - called
     litellm = (
         extra == 2 and message.get("function_call", 0) is None and message.get("provider_specific_fields", 0) is None
@@ -392,11 +392,13 @@ _NULL_ORDER = (*_LITELLM_NULLS, *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)
 
 def _nulls(message: Mapping[str, Any], extra: int) -> bool:
     """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
-    (:data:`SPELLED_NULLS`), each ``null``: as many of those present and ``null`` (a key
+    (:data:`SPELLED_NULLS`), each ``null`` (or ``[]`` where that is spelling too,
+    :data:`SPELLED_EMPTY`: OpenAI's ``"annotations": []``): as many of those present so (a key
     present is counted once, and none is a turn's own field)."""
     found = 0
     for key in _NULL_ORDER:
-        if message.get(key, 0) is None:
+        value = message.get(key, 0)
+        if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
             found += 1
             if found == extra:
                 return True

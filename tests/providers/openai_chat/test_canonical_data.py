@@ -175,6 +175,54 @@ def test_the_closed_front_gives_what_the_wire_shapes_give_on_mutated_documents(d
         _assert_dumped(read)
 
 
+_DUMPED_ANSWERS: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "user", "content": "go"},
+        {
+            "content": None,
+            "refusal": None,
+            "role": "assistant",
+            "annotations": [],
+            "audio": None,
+            "function_call": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        {
+            "content": "Done.",
+            "refusal": None,
+            "role": "assistant",
+            "annotations": [],
+            "audio": None,
+            "function_call": None,
+            "tool_calls": None,
+        },
+        {"role": "user", "content": "next"},
+    ],
+}
+"""A history of OpenAI answers as the SDK's ``message.model_dump()`` appends them: ``"annotations": []``
+(OpenAI answers every message so) and ``"tool_calls": null`` on a turn of text, beside its nulls."""
+
+
+def test_an_sdk_dump_of_answers_is_a_common_shape_read_as_spelling() -> None:
+    assert COMMON_REQUEST.validate(copy.deepcopy(_DUMPED_ANSWERS)) is not None
+    _assert_fronts_agree(_DUMPED_ANSWERS)
+    read = CODEC.read_request(copy.deepcopy(_DUMPED_ANSWERS))
+    _assert_dumped(read)
+    bags = [message.get("provider_metadata", {}).get(FORMAT, {}) for message in read["messages"][1::2][:2]]
+    assert [bag.get("_empty") for bag in bags] == [["annotations"], ["annotations"]]
+    assert "tool_calls" in bags[1]["_nulls"]
+    back = chatcodec.convert_request(copy.deepcopy(_DUMPED_ANSWERS), source=FORMAT, target=FORMAT, on_loss="ignore")
+    assert back["messages"] == _DUMPED_ANSWERS["messages"]
+    for target in ("anthropic", "openai-responses", "gemini"):
+        losses: list[chatcodec.Loss] = []
+        chatcodec.convert_request(
+            copy.deepcopy(_DUMPED_ANSWERS), source=FORMAT, target=target, on_loss="ignore", losses=losses
+        )
+        assert not [loss for loss in losses if loss.path.startswith("$.messages")], losses  # spelling: nothing lost
+
+
 # --- defaults absent, dumped, or all written -------------------------------------------------
 
 

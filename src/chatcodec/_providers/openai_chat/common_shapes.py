@@ -20,6 +20,7 @@ from __future__ import annotations
 from pydantic_core import core_schema as cs
 
 from chatcodec._providers.openai_chat import wire
+from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY
 from chatcodec.codec_kit import closed_schema, shape_fields
 
 IMAGE_DETAILS = ("auto", "low", "high")
@@ -116,12 +117,12 @@ def _messages() -> cs.CoreSchema:
             "reasoning": closed_schema.text(),
             "reasoning_details": cs.list_schema(detail, strict=True, min_length=1),
             "thinking_blocks": cs.list_schema(blocks, strict=True, min_length=1),  # litellm's, sent back
-            "tool_calls": cs.list_schema(call, strict=True, min_length=1),
+            "tool_calls": cs.nullable_schema(cs.list_schema(call, strict=True, min_length=1)),  # the SDK dump's null
             "name": cs.none_schema(),
-            **{key: cs.none_schema() for key in typed_nulls},
+            **{key: _sdk_null(key) for key in typed_nulls},
         },
         beyond={
-            **{key: cs.none_schema() for key in SDK_NULLS if key not in typed_nulls},
+            **{key: _sdk_null(key) for key in SDK_NULLS if key not in typed_nulls},
             "provider_specific_fields": cs.none_schema(),  # litellm's Message.model_dump(), sent back: spelling
             "cache_control": closed_schema.json_object(),
         },
@@ -145,6 +146,15 @@ def _messages() -> cs.CoreSchema:
         ),
     }
     return cs.list_schema(closed_schema.tagged(choices, "role"), strict=True)
+
+
+def _sdk_null(key: str) -> cs.CoreSchema:
+    """An SDK dump's field that says nothing: ``null``, or ``[]`` where a list says nothing
+    (:data:`SPELLED_EMPTY`: OpenAI answers every message with ``"annotations": []``, which the
+    SDK's ``model_dump()`` keeps in the history)."""
+    if key in SPELLED_EMPTY:
+        return cs.nullable_schema(cs.list_schema(cs.any_schema(), strict=True, max_length=0))
+    return cs.none_schema()
 
 
 def _response_format() -> cs.CoreSchema:

@@ -30,10 +30,16 @@ from chatcodec.codec_kit import NULLS_MARKER, as_list, sdk_fields, wire_fields
 
 EMPTY_MARKER = "_empty"
 """Marker: the documented fields of an answer's object that were ``[]``, in their order."""
-SPELLED_NULLS = frozenset({"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields"})
-"""The message keys whose ``null`` is spelling (the SDK dump's, a ``null`` name, and litellm's
-``Message.model_dump()``'s ``"provider_specific_fields": null``: a null carries nothing, as an
-answer's reading already holds it by litellm's extension row)."""
+SPELLED_NULLS = frozenset(
+    {"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields", "tool_calls"}
+)
+"""The message keys whose ``null`` is spelling (the SDK dump's, its ``"tool_calls": null`` on a turn
+of text among them, a ``null`` name, and litellm's ``Message.model_dump()``'s
+``"provider_specific_fields": null``: a null carries nothing, as an answer's reading already holds
+it by litellm's extension row)."""
+SPELLED_EMPTY = frozenset({"annotations"})
+"""The message keys whose ``[]`` is spelling: OpenAI answers every message with ``"annotations": []``
+(no citations), which the SDK's ``model_dump()`` keeps in the history an agent sends back."""
 
 
 def nulls_as_spelling(bag: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:
@@ -45,7 +51,14 @@ def nulls_as_spelling(bag: dict[str, Any], *, answer: bool = False) -> dict[str,
         for key in nulls:
             del bag[key]
         bag[NULLS_MARKER] = nulls
-    return documented_nulls(bag, "ChatCompletionMessage") if answer else bag
+    if answer:
+        return documented_nulls(bag, "ChatCompletionMessage")
+    empty = [key for key in SPELLED_EMPTY if bag.get(key, 0) == [] and bag[key].__class__ is list]
+    if empty:  # (an answer's are the documented fields', read above)
+        for key in empty:
+            del bag[key]
+        bag[EMPTY_MARKER] = empty
+    return bag
 
 
 def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
@@ -77,10 +90,15 @@ def _documented(kind: str) -> frozenset[str]:
 
 
 def spelled_nulls(bag: Mapping[str, Any]) -> dict[str, Any]:
-    """A message's spelled ``null`` keys, written before the fields this writer writes (as
-    the SDK dump had them); its other wire fields come after (:func:`with_own_fields`)."""
+    """A message's spelled ``null`` keys and its spelled ``[]`` ones (:data:`SPELLED_EMPTY`),
+    written before the fields this writer writes (as the SDK dump had them); its other wire
+    fields come after (:func:`with_own_fields`)."""
     nulls = as_list(bag.get(NULLS_MARKER)) if bag else None
-    return dict.fromkeys(key for key in nulls if isinstance(key, str)) if nulls else {}
+    empty = as_list(bag.get(EMPTY_MARKER)) if bag else None
+    spelled: dict[str, Any] = dict.fromkeys(key for key in nulls if isinstance(key, str)) if nulls else {}
+    if empty:
+        spelled.update((key, []) for key in empty if isinstance(key, str))
+    return spelled
 
 
 def with_own_fields(wire: dict[str, Any], bag: Mapping[str, Any]) -> dict[str, Any]:

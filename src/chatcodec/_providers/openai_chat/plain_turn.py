@@ -39,6 +39,8 @@ def read_plain_turn(
     at again. The nulls are marked in the bag, for this format's writer: in
     ``noted``'s :attr:`~chatcodec.contract.Reading.own` when a conversion's record is given
     (another writer passes them over)."""
+    if closed and (message.get("tool_calls", 0) is None or message.get("annotations") is not None):
+        return None  # the SDK dump's "tool_calls": null or "annotations": [] (the front takes them): read generally
     nulls: Sequence[str] | None = None
     if not message.keys() <= _PLAIN_KEYS:
         nulls = _spelled_nulls(message, closed, listed=noted is None)
@@ -70,6 +72,11 @@ def read_plain_turn(
     if nulls and noted is not None:  # listed only if this format's writer follows (another passes them over)
         noted.own.append((canonical, PROVIDER, _listed, (message, absent)))
         nulls = None
+    return _marked(canonical, nulls, absent=absent)
+
+
+def _marked(canonical: dict[str, Any], nulls: Sequence[str] | None, *, absent: bool) -> dict[str, Any]:
+    """``canonical`` with its turn's spelling in the bag: the SDK dump's ``nulls`` and a ``content`` left out."""
     if absent:
         canonical["provider_metadata"] = {
             PROVIDER: {"_content": "absent", NULLS_MARKER: nulls} if nulls else {"_content": "absent"}
