@@ -123,7 +123,7 @@ def write_items(
     names: NamedResults | None = None  # the results with the tool's name, reported (:func:`_result_item`)
     for at, message in enumerate(messages):
         role = message["role"]
-        content = message.get("content")  # (an assistant turn of calls may leave it out)
+        content: Any = message.get("content")  # (an assistant turn of calls may leave it out)
         read = at in general if general else False  # beyond a plain turn, or a call id and a text (a null name)
         if role == "tool":
             if not results:
