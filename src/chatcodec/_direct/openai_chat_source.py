@@ -342,10 +342,13 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - on
     more a turn than the look-ups of the few fields a turn holds. A turn of calls may leave its
     ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
     reader reads it as ``null``."""
-    content = message.get("content")
+    try:  # (free where nothing is raised: a look or a method call a turn cost more)
+        content = message["content"]
+        own = 2  # its role and content
+    except KeyError:
+        content, own = None, 1
     if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
         return False
-    own = 2 if "content" in message else 1  # its role and content
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
         if type(reasoning) is not str:
@@ -370,7 +373,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - on
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
         return False
-    called = message.get("tool_calls") is not None  # (an SDK dump's null: one of its fields, :func:`_nulls`)
+    called = "tool_calls" in message  # (an SDK dump's null there is a turn of text: read otherwise, below)
     extra = len(message) - own - called
     litellm = (
         extra == 2 and message.get("function_call", 0) is None and message.get("provider_specific_fields", 0) is None
@@ -523,7 +526,11 @@ def _user_content(content: Any) -> bool:
             if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
                 return False
         elif kind == "image_url":
-            if type(kind) is not str or not _marked_or_bare(part) or not _image(part.get("image_url")):
+            if (
+                type(kind) is not str
+                or (len(part) != 2 and not _marked_or_bare(part))
+                or not _image(part.get("image_url"))
+            ):
                 return False
         elif kind != "file" or type(kind) is not str or not _marked_or_bare(part) or not _file(part.get("file")):
             return False

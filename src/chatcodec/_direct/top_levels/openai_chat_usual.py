@@ -95,10 +95,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         read = [key for key in payload if key not in _USUAL]
         if not SETTINGS.issuperset(read):
             return None
-    for key in _SAMPLING:
-        if payload.get(key).__class__ is int:  # (a float as it is: :func:`_settings`)
-            read.append(key)
-    canonical = _settings(payload, read)
+    canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
     found = Usual(canonical, writer.rules)
@@ -107,7 +104,17 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     tools = payload.get("tools")
     if tools is None:
         return found
-    return _with_tools(found, tools, noted, write_tools)
+    if tools.__class__ is not list or not tools:
+        return None
+    found.written, text = tools_written_whole(tools, write_tools)
+    if text is None:
+        return None
+    found.text = text
+    if found.written is None:
+        found.read = front_tools(tools, text, noted)
+        if found.read is None:
+            return None  # tools the front refuses: the general top level's, which says why
+    return found
 
 
 def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
@@ -125,28 +132,12 @@ def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
     return True
 
 
-def _with_tools(found: Usual, tools: Any, noted: Reading, write_tools: object) -> Usual | None:
-    """``found`` with the caller's ``tools`` as written before by ``write_tools``, else as the
-    front and reader take them (:func:`usual`); None for tools the front refuses."""
-    if tools.__class__ is not list or not tools:
-        return None
-    found.written, text = tools_written_whole(tools, write_tools)
-    if text is None:
-        return None
-    found.text = text
-    if found.written is None:
-        found.read = front_tools(tools, text, noted)
-        if found.read is None:
-            return None  # tools the front refuses: the general top level's, which says why
-    return found
-
-
-def _settings(payload: dict[str, Any], read: list[str]) -> dict[str, Any] | None:
+def _settings(payload: dict[str, Any], read: list[str]) -> dict[str, Any] | None:  # noqa: C901 - once a request, cold
     """The canonical model, limit and flags of a usual request's ``payload``, proved as
     the closed front checks them (exact types) and read as the reader reads them (a limit of
     1 or more is the canonical one: one key of the two, the other absent; no setting outside
-    OpenAI's own ranges, which the reader marks); None for others. The settings in ``read``
-    are the reader's decoders' to read (an integer sampling number among them)."""
+    OpenAI's own ranges, which the reader marks); None for others. An integer sampling number
+    is added to ``read``, the settings the reader's decoders read."""
     model = payload.get("model")
     if model.__class__ is not str:
         return None
@@ -166,7 +157,10 @@ def _settings(payload: dict[str, Any], read: list[str]) -> dict[str, Any] | None
             canonical[key] = flag
     for key in _SAMPLING:
         number = payload.get(key)
-        if number is not None and key not in read:
+        if number is not None:
+            if number.__class__ is int:  # the reader's to read: a float, marked for its own writer
+                read.append(key)
+                continue
             if number.__class__ is not float or not isfinite(number):
                 return None
             canonical[key] = number
