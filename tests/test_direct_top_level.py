@@ -2,7 +2,7 @@
 Responses (``_direct/top_levels/openai_chat_to_*.py``, the proof shared:
 ``_direct/top_levels/openai_chat_usual.py``): a model, function tools, a ``tool_choice``, a limit,
 ``stream``, a ``temperature`` or ``top_p``, the client settings beside them (``stream_options``,
-``user``, ``seed``, ``stop``, ...: ``_direct/openai_chat_top_level.py``), written by each field's
+``user``, ``seed``, ``stop``, ...: ``_providers/openai_chat/top_level_reading.py``), written by each field's
 rules with the tools from one ``marshal`` text once written. What it gives is what the canonical
 path (the oracle) gives, row after row of the same tools (the first reads them, the next take them
 as written); any other top level goes the general one."""

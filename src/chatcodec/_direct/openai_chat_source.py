@@ -13,7 +13,7 @@ screenshot tool's) and documents, and the tool's ``name`` litellm's clients send
 marker gateways document on a part, a user message or a tool message),
 so the walk that decides it has one home here; each pair's module holds only its own pass. The
 reader's side of the usual request's top level (its tools, OpenAI's ranges, a client's settings)
-is :mod:`.openai_chat_top_level`'s.
+is that folder's (:mod:`~chatcodec._providers.openai_chat.top_level_reading`), asked here.
 """
 
 from __future__ import annotations
@@ -30,6 +30,14 @@ from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
+from chatcodec._providers.openai_chat.top_level_reading import (
+    SETTINGS,
+    front_tools,
+    in_own_ranges,
+    read_settings,
+    remember_tools_written,
+    tools_written_whole,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,6 +46,10 @@ if TYPE_CHECKING:
     from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import Reading
     from chatcodec.contract import Steps
+
+_PASSED_ON = (SETTINGS, front_tools, in_own_ranges, read_settings, remember_tools_written, tools_written_whole)
+"""The reader's side of the usual request's top level, passed on to a direct top level's proof, which
+names no provider folder (:mod:`~chatcodec._providers.openai_chat.top_level_reading`)."""
 
 SOURCE = "openai-chat"
 

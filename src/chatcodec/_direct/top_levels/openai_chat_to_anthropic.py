@@ -27,8 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins
-from chatcodec._direct.openai_chat_top_level import remember_tools_written
+from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools

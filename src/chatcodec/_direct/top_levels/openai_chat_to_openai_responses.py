@@ -26,8 +26,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins
-from chatcodec._direct.openai_chat_top_level import remember_tools_written
+from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, kept_beside
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext

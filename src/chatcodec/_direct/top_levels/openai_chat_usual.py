@@ -1,7 +1,7 @@
 """The usual request an agent on the OpenAI SDK sends every step, proved field by field: a
 model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one token limit,
 maybe ``stream``, a ``temperature`` or ``top_p``, and the client settings beside them
-(``stream_options``, ``user``, ``seed``, ``stop``, ...: :mod:`..openai_chat_top_level`).
+(``stream_options``, ``user``, ``seed``, ``stop``, ...: :mod:`~chatcodec._providers.openai_chat.top_level_reading`).
 Shared by the direct paths from OpenAI Chat whose top level is written directly
 (:mod:`.openai_chat_to_anthropic`, :mod:`.openai_chat_to_openai_responses`).
 
@@ -19,9 +19,9 @@ from __future__ import annotations
 from math import isfinite
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.openai_chat_source import SOURCE
-from chatcodec._direct.openai_chat_top_level import (
+from chatcodec._direct.openai_chat_source import (
     SETTINGS,
+    SOURCE,
     front_tools,
     in_own_ranges,
     read_settings,
@@ -90,7 +90,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return None
     if None in payload.values():
         return None  # a field sent as null is kept in the bag and reported: the general top level's
-    read: list[str] = []  # the client settings, read by the reader's own decoders (:mod:`..openai_chat_top_level`)
+    read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
         read = [key for key in payload if key not in _USUAL]
         if not SETTINGS.issuperset(read):
@@ -119,7 +119,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
 
 def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
     """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
-    decoders (:func:`~chatcodec._direct.openai_chat_top_level.read_settings`), into ``found``'s
+    decoders (:func:`~chatcodec._providers.openai_chat.top_level_reading.read_settings`), into ``found``'s
     canonical top level and its bag of the reader's markers (also the canonical request's, as
     the reader keeps them)."""
     settings = read_settings(payload, read)

@@ -1,7 +1,8 @@
-"""The OpenAI Chat reader's side of the usual request's top level (:mod:`.top_levels.openai_chat_usual`,
-which names no provider folder itself): its tools as written before or as the front and reader
-take them, OpenAI's own ranges, and the client settings beside the usual fields, each asked of
-that folder's own front, reader and memory, so a direct top level writes them by each field's rule.
+"""The reader's side of the usual request's top level, for a direct path's top level
+(:mod:`chatcodec._direct.top_levels.openai_chat_usual`, which names no provider folder itself and
+asks these through :mod:`chatcodec._direct.openai_chat_source`): its tools as written before or as
+the front and reader take them, this format's own ranges, and the client settings beside the
+usual fields, each read by this folder's own front, decoders and memory.
 
 The client settings an agent on the OpenAI SDK, litellm or the Vercel AI SDK sends beside the
 usual request: a streaming client asks for its usage (``stream_options``), a JavaScript client's
@@ -13,20 +14,19 @@ into a canonical field or a spelling marker by one small decoder of the reader
 (:data:`~chatcodec._providers.openai_chat.request_fields.DECODERS`). Here the settings alone
 are proved by the reader's closed front (its copy of them) and read by those decoders; a
 setting they leave unmapped (kept in the bag as data, for a writer to report) is the general
-top level's.
-"""
+top level's."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE
 from chatcodec._providers.contract.context import DecodeContext
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
+from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.request_fields import decoders_for
-from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
+from chatcodec._providers.openai_chat.rules import RULES
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     del copy["messages"]
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
-    context = DecodeContext(SOURCE)
+    context = DecodeContext(PROVIDER)
     mapped: list[str] = []
     for decoder in decoders_for(copy):
         mapped += decoder(copy, data, bag, context)
@@ -90,7 +90,7 @@ def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any
 
 def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
     """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text, from
-    :func:`tools_written_whole`), for a direct top level (:mod:`.top_levels.openai_chat_usual`),
+    :func:`tools_written_whole`), for a direct top level,
     as its front and reader take them: recalled from the memory of tool readings, else the
     front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
     canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
@@ -108,7 +108,7 @@ def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> lis
 def in_own_ranges(payload: dict[str, Any]) -> bool:
     """Whether ``payload`` sets no sampling value outside OpenAI Chat's own ranges, which the
     reader marks the caller's (:func:`~chatcodec._providers.contract.target_rules.outside_own_ranges`)."""
-    return not outside_own_ranges(SOURCE_RULES, payload)
+    return not outside_own_ranges(RULES, payload)
 
 
 _NESTED = "function"
