@@ -47,9 +47,9 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
     from chatcodec.contract import Steps
 
-_PASSED_ON = (SETTINGS, front_tools, in_own_ranges, read_settings, remember_tools_written, tools_written_whole)
-"""The reader's side of the usual request's top level, passed on to a direct top level's proof, which
-names no provider folder (:mod:`~chatcodec._providers.openai_chat.top_level_reading`)."""
+__all__ = ["SETTINGS", "front_tools", "in_own_ranges", "read_settings", "remember_tools_written", "tools_written_whole"]
+"""The reader's side of the usual request's top level passed on to a direct top level's proof, which names no
+provider folder (:mod:`~chatcodec._providers.openai_chat.top_level_reading`); its own names are imported by name."""
 
 SOURCE = "openai-chat"
 

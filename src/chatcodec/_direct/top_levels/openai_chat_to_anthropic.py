@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual
+from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
 
 TARGET = "anthropic"
-_OPTIONS = ("provider_options",)
-"""Where the writer claims the request's bags (its ``encode_request``'s first act)."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 """The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 
@@ -75,8 +73,7 @@ def begin(
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
-    if found.bag and TARGET_KIT.claim(recorder, {SOURCE: found.bag}, _OPTIONS):  # the reader's markers, claimed
-        raise UnadmittedError  # a field of the writer's own to restore: the writer's whole request code
+    claim_bag(found, TARGET_KIT.claim, recorder)  # the reader's markers, claimed first
     context = AnthropicContext(  # each field given: a default's factory is a call made cold
         TARGET,
         recorder,

@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import SOURCE, UnadmittedError, admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual, kept_beside
+from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, kept_beside
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
@@ -61,8 +61,6 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual
 
 _NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
 """What the usual request's bag holds: nothing (a body of the usual fields alone)."""
-_OPTIONS = ("provider_options",)
-"""Where the writer reports another format's bag of the request (its ``_own_fields``)."""
 
 
 def write(
@@ -96,8 +94,7 @@ def write(
         reading=noted,
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
-    if (kept or found.bag) and TARGET_KIT.claim(recorder, {SOURCE: {**kept, **found.bag}}, _OPTIONS):
-        raise UnadmittedError  # a field of the writer's own to restore: the writer's whole request code
+    claim_bag(found, TARGET_KIT.claim, recorder, kept)  # the reader's bag of the request, claimed first
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
     if not IDENTITY_SETTINGS.isdisjoint(canonical):

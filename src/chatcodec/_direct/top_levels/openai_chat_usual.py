@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._direct.openai_chat_source import (
     SETTINGS,
     SOURCE,
+    UnadmittedError,
     front_tools,
     in_own_ranges,
     read_settings,
@@ -30,9 +31,13 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from chatcodec._codec_protocols import Codec
+    from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
+    from chatcodec.contract import Steps
 
 
 _USUAL = frozenset(
@@ -76,6 +81,26 @@ class Usual:
         self.written: list[dict[str, Any]] | None = None
         self.read: list[dict[str, Any]] | None = None
         self.text = b""
+
+
+def claim_bag(
+    found: Usual,
+    claim: Callable[[LossRecorder, Any, Steps], Any],
+    recorder: LossRecorder,
+    kept: Mapping[str, Any] | None = None,
+) -> None:
+    """The reader's bag of a usual request (``found``'s markers of the client settings, beside
+    the fields it keeps whole: ``kept``) claimed by the writer's kit (``claim``) first, as the
+    writer claims the canonical request's; a field of the writer's own to restore (the claim
+    gives it back) raises :class:`~chatcodec._direct.openai_chat_source.UnadmittedError`: the
+    writer's whole request code writes that body."""
+    bag = {**kept, **found.bag} if kept else found.bag
+    if bag and claim(recorder, {SOURCE: bag}, _OPTIONS):
+        raise UnadmittedError
+
+
+_OPTIONS = ("provider_options",)
+"""Where a writer claims a request's bags (its ``encode_request``'s first act)."""
 
 
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:
