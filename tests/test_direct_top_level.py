@@ -204,13 +204,7 @@ def test_any_other_top_level_goes_the_general_one(
     general = _General(monkeypatch, target)
     body = {**_body(), **fields}
 
-    def converted(convert: Any) -> Any:
-        try:
-            return convert(copy.deepcopy(body), target)
-        except chatcodec.ChatcodecError as error:
-            return type(error), str(error)
-
-    assert converted(_convert) == converted(_canonical)
+    assert _outcome(body, _convert, target) == _outcome(body, _canonical, target)
     assert general.count == 1
 
 
@@ -268,9 +262,10 @@ _VALUES: dict[str, list[Any]] = {
 }
 
 
-def _outcome(body: dict[str, Any], convert: Any) -> Any:
+def _outcome(body: dict[str, Any], convert: Any, target: str = "anthropic") -> Any:
+    """What converting a copy of ``body`` gives: its output and losses, or its error."""
     try:
-        return convert(copy.deepcopy(body))
+        return convert(copy.deepcopy(body), target)
     except chatcodec.ChatcodecError as error:
         return type(error), str(error)
 
@@ -332,10 +327,4 @@ def test_any_top_level_converts_as_the_canonical_path_converts_it(
     reader take: the direct path's outcome (output, losses, or error) is the canonical path's."""
     body = _body(tools, **fields)
 
-    def converted(convert: Any) -> Any:
-        try:
-            return convert(copy.deepcopy(body), target)
-        except chatcodec.ChatcodecError as error:
-            return type(error), str(error)
-
-    assert converted(_convert) == converted(_canonical)
+    assert _outcome(body, _convert, target) == _outcome(body, _canonical, target)
