@@ -10,10 +10,9 @@ part), assistant text, reasoning and function calls, litellm's signed ``thinking
 the ``reasoning_content`` that copies them, tool results of text or text parts, images (a
 screenshot tool's) and documents, and the tool's ``name`` litellm's clients send, an SDK dump's
 ``null`` fields (litellm's ``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache
-marker gateways document on a part, a user message or a tool message),
-so the walk that decides it has one home here; each pair's module holds only its own pass. The
-reader's side of the usual request's top level (its tools, OpenAI's ranges, a client's settings)
-is that folder's (:mod:`~chatcodec._providers.openai_chat.top_level_reading`), asked here.
+marker gateways document on a part, a user message or a tool message), so the walk that decides
+it has one home here; each pair's module holds only its own pass. The usual request's top level
+is read here too (its tools, ranges and a client's settings: the folder's ``top_level_reading``).
 """
 
 from __future__ import annotations
@@ -22,22 +21,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
+from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
+from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
-from chatcodec._providers.openai_chat.top_level_reading import (
-    SETTINGS,
-    front_tools,
-    in_own_ranges,
-    read_settings,
-    remember_tools_written,
-    tools_written_whole,
-)
+from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
+from chatcodec._providers.openai_chat.tools import FRONT_KEY
+from chatcodec._providers.openai_chat.top_level_reading import SETTINGS, front_tools, read_settings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,9 +43,7 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
     from chatcodec.contract import Steps
 
-__all__ = ["SETTINGS", "front_tools", "in_own_ranges", "read_settings", "remember_tools_written", "tools_written_whole"]
-"""The reader's side of the usual request's top level passed on to a direct top level's proof, which names no
-provider folder (:mod:`~chatcodec._providers.openai_chat.top_level_reading`); its own names are imported by name."""
+__all__ = ["SETTINGS", "front_tools", "read_settings"]  # passed on to the usual request's proof
 
 SOURCE = "openai-chat"
 
@@ -585,3 +579,22 @@ def _image(image: Any) -> bool:
         return True
     detail = image.get("detail")
     return size == 2 and type(detail) is str and detail in IMAGE_DETAILS
+
+
+def tools_written_whole(
+    tools: list[dict[str, Any]], writer: object
+) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+    """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
+    reading by the reader's tools key (``remembered_tools.written_whole``), and their ``marshal`` text."""
+    return written_whole(tools, FRONT_KEY, writer)
+
+
+def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
+    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
+    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    remember_written_whole(text, FRONT_KEY, writer, wire)
+
+
+def in_own_ranges(payload: dict[str, Any]) -> bool:
+    """Whether ``payload`` sets no sampling value outside OpenAI's ranges (the reader marks it the caller's)."""
+    return not outside_own_ranges(SOURCE_RULES, payload)

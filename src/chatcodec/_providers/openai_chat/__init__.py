@@ -43,6 +43,8 @@ This provider's own:
 - ``reasoning``: the compatible servers' three reasoning fields and reasoning content part, both
   ways.
 - ``request_fields``: the top-level fields of a request, read into canonical data.
+- ``top_level_reading``: the usual request's tools and a client's settings beside it, read for a
+  direct path's top level by this reader's front and decoders.
 - ``sampled_ids``: the token ids vLLM and SGLang put on an answer when asked, taken out for a
   gateway that records them.
 - ``server_media``: media parts whose writing depends on the server the body goes to.

@@ -1,8 +1,8 @@
 """The reader's side of the usual request's top level, for a direct path's top level
 (:mod:`chatcodec._direct.top_levels.openai_chat_usual`, which names no provider folder itself and
-asks these through :mod:`chatcodec._direct.openai_chat_source`): its tools as written before or as
-the front and reader take them, this format's own ranges, and the client settings beside the
-usual fields, each read by this folder's own front, decoders and memory.
+asks these through :mod:`chatcodec._direct.openai_chat_source`): its tools as the front and reader
+take them, and the client settings beside the usual fields, each read by this folder's own front
+and decoders.
 
 The client settings an agent on the OpenAI SDK, litellm or the Vercel AI SDK sends beside the
 usual request: a streaming client asks for its usage (``stream_options``), a JavaScript client's
@@ -20,17 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.contract.context import DecodeContext
-from chatcodec._providers.contract.target_rules import outside_own_ranges
-from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.request_fields import decoders_for
-from chatcodec._providers.openai_chat.rules import RULES
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
+from chatcodec.contract import DecodeContext
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.context import Reading
+    from chatcodec.contract import Reading
 
 SETTINGS = frozenset(
     {
@@ -73,24 +70,9 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     return data, bag
 
 
-def tools_written_whole(
-    tools: list[dict[str, Any]], writer: object
-) -> tuple[list[dict[str, Any]] | None, bytes | None]:
-    """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
-    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.written_whole`),
-    and their ``marshal`` text."""
-    return written_whole(tools, FRONT_KEY, writer)
-
-
-def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
-    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
-    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    remember_written_whole(text, FRONT_KEY, writer, wire)
-
-
 def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:
     """The reader's canonical tools of the caller's ``tools`` (``text``: their ``marshal`` text, from
-    :func:`tools_written_whole`), for a direct top level,
+    :func:`chatcodec._direct.openai_chat_source.tools_written_whole`), for a direct top level,
     as its front and reader take them: recalled from the memory of tool readings, else the
     front's copy of them read (``FRONT_KEY``) and remembered whole; None when the front refuses them."""
     canonical, _ = noted.recall_tools(tools, FRONT_KEY, _NESTED, unchecked=True)
@@ -103,12 +85,6 @@ def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> lis
     canonical = FRONT_KEY(copy["tools"], noted)
     noted.remember_tools(text, FRONT_KEY, tools, canonical, start=start, nested=_NESTED, whole=True)
     return canonical
-
-
-def in_own_ranges(payload: dict[str, Any]) -> bool:
-    """Whether ``payload`` sets no sampling value outside OpenAI Chat's own ranges, which the
-    reader marks the caller's (:func:`~chatcodec._providers.contract.target_rules.outside_own_ranges`)."""
-    return not outside_own_ranges(RULES, payload)
 
 
 _NESTED = "function"
