@@ -614,10 +614,11 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             item.pop(sorted(item)[index % len(item)], None)
         case "cut":
             del items[at + 1 :]
-        case "parts" if "role" in item:
+        case "parts" if "role" in item:  # an image with its detail, or without (the reader's marker)
+            image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
             item["content"] = [
                 {"type": "input_text", "text": text},
-                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"},
+                {**image, "detail": "auto"} if index % 2 else image,
             ]
         case "arguments" if item.get("type") == "function_call":
             item["arguments"] = text
@@ -647,8 +648,14 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             item["content"] = [{"type": "input_text", "text": text, "prompt_cache_breakpoint": {"mode": "explicit"}}]
         case "typed" if "role" in item:
             item["type"] = "message"
-        case "output_parts" if item.get("type") == "function_call_output":
-            item["output"] = [{"type": "input_text", "text": text}]
+        case "output_parts" if item.get("type") == "function_call_output":  # texts, a screenshot's image, a file
+            image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+            item["output"] = [
+                [{"type": "input_text", "text": text}],
+                [{"type": "input_text", "text": text}, {**image, "detail": "low"}],
+                [image],
+                [{"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64,JVBERi0="}],
+            ][index % 4]
         case "swap" if at + 1 < len(items):
             items[at], items[at + 1] = items[at + 1], items[at]
         case "instructions":

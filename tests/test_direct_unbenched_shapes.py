@@ -7,7 +7,9 @@ message or a tool result, a gateway's cache marker on an image or a document, An
 on a marker, a developer prompt (OpenAI's newer models take the system prompt so), a turn of calls
 with no ``content`` (recorded from the live API's clients). From Responses into OpenAI Chat:
 Codex's typed input messages (``"type": "message"`` on a user, system or developer item), a user's
-files, and an assistant message replayed with its ``phase`` (recorded from the live API:
+files and images (an image without its ``detail``), images and files in a call's output (a screenshot
+tool's: moved to a user message after the run of results, a loss each, as the Chat writer moves
+them), and an assistant message replayed with its ``phase`` (recorded from the live API:
 ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the
 writer cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says
 why.
@@ -166,6 +168,70 @@ RESPONSES: dict[str, dict[str, Any]] = {
         ],
     },
 }
+
+
+_SHOT = "data:image/png;base64,iVBORw0KGgo="
+
+
+def _calls_answered(*outputs: Any) -> list[dict[str, Any]]:
+    """One function call per output, then the run of their outputs (a screenshot tool's)."""
+    calls = [
+        {"type": "function_call", "call_id": f"call_{index}", "name": "screenshot", "arguments": "{}"}
+        for index, _ in enumerate(outputs)
+    ]
+    results = [
+        {"type": "function_call_output", "call_id": f"call_{index}", "output": copy.deepcopy(output)}
+        for index, output in enumerate(outputs)
+    ]
+    return calls + results
+
+
+RESPONSES.update(
+    {
+        "a screenshot in a call's output": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open the page."),
+                *_calls_answered(
+                    [{"type": "input_text", "text": "Shown:"}, {"type": "input_image", "image_url": _SHOT}]
+                ),
+                _typed("user", "Go on."),
+            ],
+        },
+        "images and a file in a run of outputs, the run last": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open both."),
+                *_calls_answered(
+                    [{"type": "input_image", "image_url": _SHOT, "detail": "high"}],
+                    [
+                        {"type": "input_text", "text": "The log:"},
+                        {"type": "input_file", "filename": "a.pdf", "file_data": _PDF},
+                    ],
+                ),
+            ],
+        },
+        "a screenshot's output before a replayed turn and reasoning": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open it."),
+                *_calls_answered([{"type": "input_image", "image_url": _SHOT, "detail": "auto"}]),
+                {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "It opened."}]},
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
+                },
+            ],
+        },
+        "a user's image without its detail": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", [{"type": "input_text", "text": "See:"}, {"type": "input_image", "image_url": _SHOT}])
+            ],
+        },
+    }
+)
 
 
 _FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / "request"

@@ -9,8 +9,9 @@ one pass, for the shapes an agent's history is made of: system, developer and us
 messages, bare or typed as Codex sends them (their text parts, a cache breakpoint on them, and
 a user's images and files), an assistant
 turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
-text and function calls, and outputs of text or text parts. Every rule is the canonical
-side's own function, called with the canonical part and the canonical place: the image
+text and function calls, and outputs of text or parts (a screenshot tool's image or a file moved to
+a user message after the run of results by the Chat writer's ``result_content``, a loss each).
+Every rule is the canonical side's own function, called with the canonical part and the canonical place: the image
 reading and writing (the Responses reader's ``decode_parts``, the Chat writer's
 ``encode_part``: the data URL's text), a call's wire form
 (:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
@@ -46,7 +47,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
-from chatcodec._providers.openai_chat.messages import encode_assistant_message
+from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
@@ -166,7 +167,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             return None
         if kind == "function_call_output":
             output = item.get("output")
-            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _text_parts(output)):
+            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _result_parts(output)):
                 return None
             if previous != "output":
                 starts.append(position)
@@ -271,8 +272,9 @@ def _replayed_reasoning(item: dict[str, Any]) -> bool:
 
 
 def _parts(content: Any, role: str) -> bool:
-    """A list of text parts, and a user's images and files (the front checks their values; a
-    part the reader keeps a bag for is handed back as it is written, :func:`_parts_written`)."""
+    """A list of text parts, and a user's images and files (the front checks their values; the
+    reader's bag on a part, such as an image's absent ``detail``, is the Chat writer's
+    ``encode_part``'s to claim or report, as on the canonical path)."""
     if content.__class__ is not list or not content:
         return False
     for part in content:
@@ -286,12 +288,15 @@ _USER_MEDIA = frozenset({"input_image", "input_file"})
 """The parts beside text a user message admitted holds (read and written by the part rules)."""
 
 
-def _text_parts(output: Any) -> bool:
-    """A call output of text parts alone (a Chat tool message holds them as they are)."""
+def _result_parts(output: Any) -> bool:
+    """A call output of text parts, and images and files (a screenshot tool's: the Chat writer's
+    ``result_content`` keeps the texts in the tool message and moves the media to a user message
+    after the run of results, a loss each; the front checks their values)."""
     if output.__class__ is not list or not output:
         return False
     for part in output:
-        if part.__class__ is not dict or part.get("type") != "input_text" or len(part) != 2:
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind != "input_text" and kind not in _USER_MEDIA:
             return False
     return True
 
@@ -327,7 +332,11 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     skip = 0  # the items up to here are such a turn
     thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
     replayed_calls = admission.replayed
+    moved: list[dict[str, Any]] = []  # a run of results' media, sent in a user message after it (the Chat writer's)
     for item in items:
+        if moved and item.get("type") != "function_call_output":
+            append({"role": "user", "content": moved})
+            moved = []
         if by_reading:
             position += 1
             if position < skip:
@@ -351,7 +360,9 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             result += 1
             output = item["output"]
             if type(output) is not str:
-                output = _parts_written(output, RESULT_KINDS, ("messages", index, "content", result), context)
+                output = result_content(
+                    decode_parts(output, RESULT_KINDS), moved, context, ("messages", index, "content", result)
+                )
             append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False
@@ -406,6 +417,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 content, USER_KINDS if role == "user" else SYSTEM_KINDS, ("messages", index), context
             )
         append({"role": role, "content": content})
+    if moved:
+        append({"role": "user", "content": moved})
     for message in listed:  # a text beside dropped reasoning, or holding a bag, and no call: a list of the one part
         if "tool_calls" not in message and type(message["content"]) is str:
             message["content"] = [{"type": "text", "text": message["content"]}]
@@ -530,14 +543,12 @@ def append_call(calls: list[dict[str, Any]], item: dict[str, Any]) -> None:
 def _parts_written(
     content: list[Any], kinds: frozenset[str], at: Steps, context: EncodeContext
 ) -> list[dict[str, Any]]:
-    """A message's or a call output's parts, read by the Responses reader's ``decode_parts``
-    (the ``kinds`` it takes there) and written by the Chat writer's ``encode_part`` (a cache
-    breakpoint on a text part its ``cache_control``), each at its canonical place (``at``:
-    the canonical message's, or its result's; a tool result's parts are texts only)."""
+    """A message's parts, read by the Responses reader's ``decode_parts`` (the ``kinds`` it
+    takes there) and written by the Chat writer's ``encode_part`` (a cache breakpoint on a text
+    part its ``cache_control``), each at its canonical place (``at``: the canonical message's;
+    a call output's are the writer's ``result_content``'s, which moves its media)."""
     written: list[dict[str, Any]] = []
     for position, part in enumerate(decode_parts(content, kinds)):
-        if "provider_metadata" in part:  # a part of the Responses wire kept in a bag: the canonical path's
-            raise UnadmittedError
         encoded = encode_part(part, context, (*at, "content", position))
         if encoded is None:  # dropped (a loss): the canonical path's, which may drop the message
             raise UnadmittedError
