@@ -570,6 +570,7 @@ _RESPONSES_BASE = _acceptance("resp-oc-real")
 
 _RESPONSES_KINDS = [
     "reasoning_first",
+    "custom_call",
     "content",
     "role",
     "drop",
@@ -620,6 +621,14 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
                 {"type": "input_text", "text": text},
                 {**image, "detail": "auto"} if index % 2 else image,
             ]
+        case "custom_call" if item.get("type") == "function_call":  # a freeform call (Codex's apply_patch)
+            item["type"] = "custom_tool_call"
+            item["input"] = item.pop("arguments")
+            if index % 3 == 1:  # replayed with its id and status
+                item.update(id=f"ctc_{at}", status="completed")
+            for later in items[at + 1 :] if index % 2 else ():  # its outputs as custom outputs
+                if later.get("call_id") == item["call_id"] and later.get("type") == "function_call_output":
+                    later["type"] = "custom_tool_call_output"
         case "arguments" if item.get("type") == "function_call":
             item["arguments"] = text
         case "call_id" if "call_id" in item:

@@ -1,41 +1,41 @@
 """OpenAI Responses -> OpenAI Chat, direct: an agent written on the Responses API (the
 OpenAI Agents SDK, Codex-style clients) sent to a Chat Completions server through a gateway.
 
-The canonical path reads each item into canonical data (a run of assistant items one
-turn, a run of call outputs one tool message) and the OpenAI Chat writer walks that list
-again. Here the closed front's validated copy of the items (the reader's own front,
-:data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in
-one pass, for the shapes an agent's history is made of: system, developer and user
-messages, bare or typed as Codex sends them (their text parts, a cache breakpoint on them, and
-a user's images and files), an assistant
-turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
-text and function calls, and outputs of text or parts (a screenshot tool's image or a file moved to
-a user message after the run of results by the Chat writer's ``result_content``, a loss each).
-Every rule is the canonical side's own function, called with the canonical part and the canonical place: the image
-reading and writing (the Responses reader's ``decode_parts``, the Chat writer's
-``encode_part``: the data URL's text), a call's wire form
-(:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
-takes as it is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per
-thinking part, unless the ``reasoning_field`` option names one). The top level (model,
-tools, settings, target rules, servers) is the canonical reader's and writer's, run on the
-body without its items; the Chat writer takes the messages written here in their place
-(:class:`DirectReading`).
+The canonical path reads each item into canonical data (a run of assistant items one turn, a run of
+call outputs one tool message) and the OpenAI Chat writer walks that list again. Here the closed
+front's validated copy of the items (the reader's own front,
+:data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in one pass,
+for the shapes an agent's history is made of: system, developer and user messages, bare or typed as
+Codex sends them (their text parts, a cache breakpoint on them, and a user's images and files), an
+assistant turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
+text and function calls, custom (freeform) calls as Codex sends its ``apply_patch`` (read by the
+reader's ``decode_item``, written by the Chat writer's ``encode_call``: OpenAI Chat has freeform
+calls, so no shared history rule acts on them), and outputs of text or parts (a screenshot tool's
+image or a file moved to a user message after the run of results by the Chat writer's
+``result_content``, a loss each). Every rule is the canonical side's own function, called with the
+canonical part and the canonical place: the image reading and writing (the Responses reader's
+``decode_parts``, the Chat writer's ``encode_part``: the data URL's text), a call's wire form
+(:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI takes as it
+is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per thinking part, unless the
+``reasoning_field`` option names one). The top level (model, tools, settings, target rules, servers)
+is the canonical reader's and writer's, run on the body without its items; the Chat writer takes the
+messages written here in their place (:class:`DirectReading`).
 
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's leading
 system message: written first, every other message's index one further. An assistant turn as a
-model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with
-the ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
+model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with the
+``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
 (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts (a refusal,
 several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
 or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
-``encode_assistant_message``, the canonical path's own two steps for that one message. A body of
-any other shape (a text's annotations, a typed input message holding more than its role and
-content, reasoning sealed by chatcodec, custom tool calls, calls answered out of place) is handed
-back before anything is written (:func:`admitted`), and a rule that answers outside the admitted
-shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands the conversion back
-too: the canonical path converts it whole, and says what it refuses."""
+``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
+other shape (a text's annotations, a typed input message holding more than its role and content,
+reasoning sealed by chatcodec, a custom call's output whose call is not in the input, calls answered
+out of place) is handed back before anything is written (:func:`admitted`), and a rule that answers
+outside the admitted shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands
+the conversion back too: the canonical path converts it whole, and says what it refuses."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
-from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
+from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
@@ -147,20 +147,31 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     starts: list[int] = []
     read: dict[int, int] = {}
     replayed = False
+    custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
-        if kind == "function_call":
-            if "arguments" not in item or "name" not in item or "call_id" not in item:
+        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
+            if kind == "custom_tool_call":  # a freeform call (Codex's apply_patch), written by the writer's rule
+                call_id = item.get("call_id")
+                if not item.keys() <= _CUSTOM_CALL_KEYS or "input" not in item or type(call_id) is not str:
+                    return None
+                custom.add(call_id)
+            elif "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
-            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
-                starts.append(position)
-            if len(item) != _PLAIN_CALL:  # a replayed call's id and status
+            elif len(item) != _PLAIN_CALL:  # a replayed call's id and status
                 if not item.keys() <= _CALL_KEYS:
                     return None
                 replayed = True
+            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
+                starts.append(position)
             previous = "call"
             continue
+        if kind == "custom_tool_call_output":  # the output of a custom call of this input, as a call's output is
+            call_id = item.get("call_id")
+            if type(call_id) is not str or call_id not in custom:
+                return None  # (one chained through previous_response_id is marked: the canonical path's)
+            kind = "function_call_output"
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
         if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
@@ -210,6 +221,10 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
+"""A custom call's fields as a model wrote it (its ``id`` and ``status`` the reader's bag, reported
+by the Chat writer's ``encode_custom_call``, the front checks their values)."""
+
 _MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
 
 
@@ -351,7 +366,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 outputs = False
                 continue
         kind = item.get("type")
-        if kind == "function_call_output":
+        if kind == "function_call_output" or kind == "custom_tool_call_output":  # noqa: PLR1714 - no tuple built
             if not outputs:
                 index += 1
                 outputs = True
@@ -366,7 +381,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False
-        if kind == "function_call":
+        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
             if turn is None:
                 index += 1
                 turn = {"role": "assistant", "content": None, "tool_calls": []}
@@ -374,6 +389,10 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             calls: list[dict[str, Any]] | None = turn.get("tool_calls")
             if calls is None:
                 calls = turn["tool_calls"] = []
+            if kind == "custom_tool_call":
+                place = len(calls) + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
+                calls.append(custom_call(item, context, ("messages", index, "content", place)))
+                continue
             append_call(calls, item)
             if replayed_calls and len(item) != _PLAIN_CALL:  # its id and status, as a model's output is replayed
                 reported = _CALLS.get(tuple(item)) if None not in item.values() else None
@@ -538,6 +557,22 @@ def append_call(calls: list[dict[str, Any]], item: dict[str, Any]) -> None:
         raise UnadmittedError
     part = {"type": "tool_use", "id": item["call_id"], "name": name, "arguments": item["arguments"]}
     calls.append(plain_call_wire(part, name))
+
+
+def custom_call(item: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A custom (freeform) call item as the Responses reader reads it (``decode_item``: a
+    ``tool_use`` of ``kind: custom``, its ``id`` and ``status`` in its bag) and the Chat writer
+    writes it (``encode_call``: OpenAI's custom call, the bag reported at ``at``), for a name
+    OpenAI takes as it is (another one is rewritten, with a loss: the canonical path's). OpenAI
+    Chat has freeform calls, so the shared history rules leave such a turn as it is."""
+    name = item["name"]
+    if name not in TAKEN and not TAKES(name):
+        raise UnadmittedError
+    (part,) = decode_item(item)
+    written = encode_call(part, context.losses, at, response=False)
+    if written is None:
+        raise UnadmittedError
+    return written
 
 
 def _parts_written(
