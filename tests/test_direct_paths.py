@@ -672,6 +672,8 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
         case "output_message" if item.get("role") == "assistant":  # as the Agents SDK replays a model's text
             kept = item["content"] if isinstance(item["content"], str) else text
             parts: list[Any] = [{"type": "output_text", "text": kept, "annotations": []}]
+            if index % 5 == 4:  # as the API answers a request that asked for no tokens (the Agents SDK replays it)
+                parts[0]["logprobs"] = []
             if index % 4 == 1:
                 parts.append({"type": "refusal", "refusal": text})
             elif index % 4 == 2:

@@ -9,7 +9,8 @@ no ``content`` (recorded from the live API's clients). From Responses into OpenA
 typed input messages (``"type": "message"`` on a user, system or developer item), a user's files and
 images (an image without its ``detail``), images and files in a call's output (a screenshot tool's:
 moved to a user message after the run of results, a loss each, as the Chat writer moves them),
-custom (freeform) calls and their outputs (Codex's ``apply_patch``), and an assistant message
+custom (freeform) calls and their outputs (Codex's ``apply_patch``), an assistant message as the
+Agents SDK replays it (``logprobs: []``, its ``id`` and ``status``), and an assistant message
 replayed with its ``phase`` (recorded from the live API:
 ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the writer
 cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says why.
@@ -269,7 +270,36 @@ RESPONSES.update(
         },
     }
 )
+_ANSWERED = {"type": "output_text", "text": "Done.", "annotations": [], "logprobs": []}
+RESPONSES["an assistant message as the Agents SDK replays it (logprobs [], id, status)"] = {
+    "model": "gpt-5",
+    "input": [
+        _typed("user", "Fix it."),
+        {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed", "content": [_ANSWERED]},
+        _typed("user", "Thanks. Now the docs."),
+        {"type": "message", "role": "assistant", "content": [{**_ANSWERED, "text": "On it."}]},
+        *_CALL,
+    ],
+}
 RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
+    "an answer's text with its tokens": {
+        "model": "gpt-5",
+        "input": [
+            _typed("user", "Hi."),
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [
+                    {
+                        **_ANSWERED,
+                        "text": "A",
+                        "logprobs": [{"token": "A", "bytes": [65], "logprob": -0.1, "top_logprobs": []}],
+                    }
+                ],
+            },
+            _typed("user", "Go on."),
+        ],
+    },
     "a custom call's output whose call is not in the input": {
         "model": "gpt-5-codex",
         "previous_response_id": "resp_1",

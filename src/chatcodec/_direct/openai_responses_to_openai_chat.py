@@ -243,12 +243,20 @@ def _output_message(item: dict[str, Any]) -> bool:
             return False
         if part.get("annotations") or not part.keys() <= _OUTPUT_PART_KEYS:  # citations, a field of no part's
             return False  # (the canonical writer's look reports citations; a field kept whole is the model's to check)
+        logprobs = part.get("logprobs", _NONE)
+        if logprobs.__class__ is not list or logprobs:  # tokens: the canonical path's, whose model checks them
+            return False
     return True
 
 
-_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal"})
-"""The fields of an output text or refusal part as a model wrote it (``logprobs`` and any other
-field kept whole in the reader's bag are the canonical path's, whose model checks their values)."""
+_NONE: list[Any] = []
+"""An absent ``logprobs`` as :func:`_output_message` looks at it (never changed)."""
+_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal", "logprobs"})
+"""The fields of an output text or refusal part as a model wrote it: ``logprobs`` only as the API
+answers a request that asked for none (``[]``, which the Agents SDK replays on every message: the
+reader keeps it in the part's bag, so the turn is written from its canonical message); tokens
+and any other field kept whole in the reader's bag are the canonical path's, whose model checks
+their values."""
 
 
 def _one_text(content: list[dict[str, Any]]) -> bool:
