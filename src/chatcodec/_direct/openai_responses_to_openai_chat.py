@@ -123,6 +123,8 @@ class Admission(NamedTuple):
     replayed: bool
     """Whether a function call holds its ``id`` or ``status`` (as a model's output is replayed):
     :func:`write_messages` then looks at each call's keys."""
+    custom: bool = False
+    """Whether a custom call is among the items: :func:`write_messages` then looks for them."""
 
 
 def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
@@ -151,27 +153,31 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
-        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
-            if kind == "custom_tool_call":  # a freeform call (Codex's apply_patch), written by the writer's rule
+        if kind in _CUSTOM_KINDS:  # Codex's apply_patch and its output (one look for every other item)
+            if kind == "custom_tool_call":  # a freeform call, written by the writer's rule
                 call_id = item.get("call_id")
                 if not item.keys() <= _CUSTOM_CALL_KEYS or "input" not in item or type(call_id) is not str:
                     return None
                 custom.add(call_id)
-            elif "arguments" not in item or "name" not in item or "call_id" not in item:
-                return None
-            elif len(item) != _PLAIN_CALL:  # a replayed call's id and status
-                if not item.keys() <= _CALL_KEYS:
-                    return None
-                replayed = True
-            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
-                starts.append(position)
-            previous = "call"
-            continue
-        if kind == "custom_tool_call_output":  # the output of a custom call of this input, as a call's output is
-            call_id = item.get("call_id")
+                if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714
+                    starts.append(position)
+                previous = "call"
+                continue
+            call_id = item.get("call_id")  # an output of a custom call of this input, as a call's output is
             if type(call_id) is not str or call_id not in custom:
                 return None  # (one chained through previous_response_id is marked: the canonical path's)
             kind = "function_call_output"
+        if kind == "function_call":
+            if "arguments" not in item or "name" not in item or "call_id" not in item:
+                return None
+            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
+                starts.append(position)
+            if len(item) != _PLAIN_CALL:  # a replayed call's id and status
+                if not item.keys() <= _CALL_KEYS:
+                    return None
+                replayed = True
+            previous = "call"
+            continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
         if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
@@ -217,10 +223,12 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         elif role != "assistant":
             return None
         previous = "text" if role == "assistant" else ""
-    return None if previous == "reasoning" else Admission(starts, read, replayed)
+    return None if previous == "reasoning" else Admission(starts, read, replayed, bool(custom))
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
+"""A custom call's and its output's types (a tuple: an item's ``type`` may be any value before the front)."""
 _CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
 """A custom call's fields as a model wrote it (its ``id`` and ``status`` the reader's bag, reported
 by the Chat writer's ``encode_custom_call``, the front checks their values)."""
@@ -354,12 +362,9 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
     thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
-    replayed_calls = admission.replayed
+    replayed_calls, custom_calls = admission.replayed, admission.custom
     moved: list[dict[str, Any]] = []  # a run of results' media, sent in a user message after it (the Chat writer's)
     for item in items:
-        if moved and item.get("type") != "function_call_output":
-            append({"role": "user", "content": moved})
-            moved = []
         if by_reading:
             position += 1
             if position < skip:
@@ -368,13 +373,18 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             if at is not None:
                 index = at + leading
                 skip = starts[at + 1] if at + 1 < len(starts) else len(items)
+                if moved:  # after the run of results before it
+                    append({"role": "user", "content": moved})
+                    moved = []
                 field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
                 encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
                 turn = None
                 outputs = False
                 continue
         kind = item.get("type")
-        if kind == "function_call_output" or kind == "custom_tool_call_output":  # noqa: PLR1714 - no tuple built
+        if custom_calls and kind in _CUSTOM_KINDS:  # written as a call (its own rule) or a call's output
+            kind = "function_call_output" if kind == "custom_tool_call_output" else "function_call"
+        if kind == "function_call_output":
             if not outputs:
                 index += 1
                 outputs = True
@@ -389,7 +399,10 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False
-        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
+        if moved:  # the run of results ended: its media after it
+            append({"role": "user", "content": moved})
+            moved = []
+        if kind == "function_call":
             if turn is None:
                 index += 1
                 turn = {"role": "assistant", "content": None, "tool_calls": []}
@@ -397,7 +410,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             calls: list[dict[str, Any]] | None = turn.get("tool_calls")
             if calls is None:
                 calls = turn["tool_calls"] = []
-            if kind == "custom_tool_call":
+            if custom_calls and "input" in item:  # a custom call (a function call holds none: admitted)
                 place = len(calls) + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
                 calls.append(custom_call(item, context, ("messages", index, "content", place)))
                 continue
