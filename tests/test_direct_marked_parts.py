@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import warnings
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pytest
 
@@ -226,8 +226,8 @@ def test_a_shape_of_documents_is_written_from_its_proof(monkeypatch: pytest.Monk
 
 def _parts(item: dict[str, Any]) -> list[dict[str, Any]]:
     """An input item's parts: a message's content, a function call output's output."""
-    parts = item.get("content", item.get("output"))
-    return parts if isinstance(parts, list) else []
+    parts: Any = item.get("content", item.get("output"))
+    return cast("list[dict[str, Any]]", parts) if isinstance(parts, list) else []
 
 
 def test_documents_of_other_heads_have_other_shapes() -> None:
