@@ -394,15 +394,13 @@ def _parts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
     worth = False
     for part in parts:
         kind = part["type"]
-        if kind == "file":
-            entry = _document_shape(part)
+        if kind != "text":
+            entry = _document_shape(part) if kind == "file" else None
             if entry is None:
                 return None
             shape.append(entry)
             worth = True
             continue
-        if kind != "text":
-            return None
         if len(part) == 2:
             shape.append(not part["text"])
             continue
@@ -462,8 +460,7 @@ def _filled(written: bytes, parts: list[dict[str, Any]]) -> list[dict[str, Any]]
     content: list[dict[str, Any]] = marshal.loads(written)
     if len(content) != len(parts):
         return []  # not these parts': no proof
-    for index, item in enumerate(content):
-        part = parts[index]
+    for item, part in zip(content, parts, strict=True):
         if part["type"] == "text":
             item["text"] = part["text"]
             continue
