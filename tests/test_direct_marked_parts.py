@@ -182,6 +182,25 @@ _DOCUMENT_CASES: dict[str, dict[str, Any]] = {
     "a marked document": _documents({**_pdf(), "cache_control": _EPHEMERAL}, _pdf(), _pdf()),
     "a document beside a marked text": _documents(_pdf(), _pdf(), _pdf()),
 }
+_PNG = "data:image/png;base64,iVBORw0KGgo"
+_DOCUMENT_CASES["screenshots in results"] = _documents(
+    _pdf(),
+    {"type": "image_url", "image_url": {"url": _PNG + "AAAA"}},
+    {"type": "image_url", "image_url": {"url": _PNG + "BBBB"}},
+    {"type": "image_url", "image_url": {"url": _PNG + "CCCC", "detail": "high"}},
+    {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/4AAQ"}},
+)
+_DOCUMENT_CASES["images of other URLs"] = _documents(
+    {"type": "image_url", "image_url": {"url": _PNG}},
+    {"type": "image_url", "image_url": {"url": "file:///tmp/a,b.png"}},
+    {"type": "image_url", "image_url": {"url": "file:///tmp/a,c.png"}},
+    {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+    {"type": "image_url", "image_url": {"url": "https://example.com/a,b.png"}},
+    {"type": "image_url", "image_url": {"url": "ms://file-abc,def"}},
+    {"type": "image_url", "image_url": {"url": "ms://file-abc,deg"}},
+    {"type": "image_url", "image_url": {"url": _PNG + "\u00e9"}},
+    {"type": "image_url", "image_url": {"url": _PNG}, "cache_control": _EPHEMERAL},
+)
 _DOCUMENT_CASES["a document beside a marked text"]["messages"][1]["content"][0] = _marked("Read the spec.")
 
 
@@ -239,3 +258,29 @@ def test_documents_of_other_heads_have_other_shapes() -> None:
     assert shape([_pdf(head="data:" + "x" * 200)]) is None  # a head past the bound: read every time
     assert shape([{"type": "file", "file": {"file_id": "file-abc"}}]) is None
     assert shape([{**_pdf(), "cache_control": _EPHEMERAL}]) is None
+    image = {"type": "image_url", "image_url": {"url": _PNG + "AAAA"}}
+    assert shape([image]) == shape([{"type": "image_url", "image_url": {"url": _PNG + "BBBB"}}]) is not None
+    assert shape([image]) != shape([{"type": "image_url", "image_url": {"url": _PNG + "AAAA", "detail": "low"}}])
+    assert shape([{"type": "image_url", "image_url": "https://x/a.png"}]) is None  # litellm's bare URL
+    assert shape([{"type": "image_url", "image_url": {"url": "https://x/a,b.png"}}]) is None  # an address: no key
+    assert shape([_pdf(head="https://x/a")]) is None
+
+
+def test_screenshots_of_a_shape_are_written_from_its_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a browser agent's results, a screenshot each: the first read, the others not; no image data kept
+    items: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_TEXT_ITEMS", items)
+    read: list[str] = []
+    reading = openai_chat_to_openai_responses.decode_parts
+
+    def counted(content: Any, **options: Any) -> Any:
+        read.append(content[0]["text"])
+        return reading(content, **options)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_parts", counted)
+    shots = [{"type": "image_url", "image_url": {"url": f"{_PNG}{data}"}} for data in ("QUFB", "QkJC", "Q0ND")]
+    body = _documents(_pdf(), *shots)
+    _equal_to_canonical(body)
+    assert read == ["Read the spec.", "Contents of report 0:"]  # the task's shape, then the results'
+    assert len(items) == 2
+    assert not any(data in text for data in (b"QUFB", b"QkJC", b"Q0ND") for text, _ in items.values())

@@ -344,12 +344,12 @@ def _input_parts(parts: list[dict[str, Any]], context: EncodeContext, at: Steps)
     """The ``input`` parts of a message's or a tool result's ``parts`` (at ``at``): the reader's
     ``decode_parts`` and the writer's ``encode_parts``, or, for parts of a shape proved before
     (:func:`_parts_shape`: a system prompt with a cache marker on a part, a task or a result with a
-    document), that shape's parts with these texts in them (:data:`_TEXT_ITEMS`).
+    document or a screenshot), that shape's parts with these texts in them (:data:`_TEXT_ITEMS`).
 
     The first parts of a shape are written, then tried with their texts changed (a text's, a
-    document's data and file name); when the parts are the trial's with the texts in their places
-    and the losses the same, later parts of the shape are a ``marshal`` copy of the trial's with
-    their own texts, the losses repeated."""
+    document's data and file name, an image's URL but its head); when the parts are the trial's
+    with the texts in their places and the losses the same, later parts of the shape are a
+    ``marshal`` copy of the trial's with their own texts, the losses repeated."""
     losses = context.losses
     shape = _parts_shape(parts)
     known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
@@ -385,17 +385,17 @@ losses (:func:`_input_parts`); None when not. Kept across requests and bounded a
 
 
 def _parts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
-    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text and
-    document parts but their texts: each text part's fields in order, its cache marker's fields
-    and values, whether its text is empty; each document's (:func:`_document_shape`); None for
-    content of another part, a marker of values beyond texts, or parts all plain texts (read
-    and written with no call a part)."""
+    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text, document
+    and image parts but their texts: each text part's fields in order, its cache marker's fields
+    and values, whether its text is empty; each document's (:func:`_document_shape`) and image's
+    (:func:`_image_shape`); None for content of another part, a marker of values beyond texts,
+    or parts all plain texts (read and written with no call a part)."""
     shape: list[Any] = []
     worth = False
     for part in parts:
         kind = part["type"]
         if kind != "text":
-            entry = _document_shape(part) if kind == "file" else None
+            entry = _document_shape(part) if kind == "file" else _image_shape(part) if kind == "image_url" else None
             if entry is None:
                 return None
             shape.append(entry)
@@ -429,25 +429,46 @@ def _document_shape(part: dict[str, Any]) -> tuple[Any, ...] | None:
     if data is None or "file_id" in file:
         return None
     comma = data.find(",", 0, _LONGEST_HEAD)
-    if comma < 0:
+    if comma < 0 or not data.startswith(_DATA):
         return None
     return (tuple(file), data[:comma], data.isascii(), not file.get("filename"))
+
+
+def _image_shape(part: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What the reader (its URL read as given: ``split=False``) and the writer see of an image part
+    of a ``data:`` URL but its text: its ``image_url``'s fields in order, its detail, the URL's head
+    (before its first comma: its media type); None for a part with a marker, litellm's bare URL,
+    or a URL of another scheme or of no comma near its start (read every time)."""
+    image: Any = part["image_url"]
+    if len(part) != 2 or image.__class__ is not dict:
+        return None
+    url = image["url"]
+    comma = url.find(",", 0, _LONGEST_HEAD)
+    if comma < 0 or not url.startswith(_DATA):
+        return None
+    return (tuple(image), image.get("detail"), url[:comma])
 
 
 _LONGEST_HEAD = 128
 """The longest ``data:`` URL head a shape holds (a media type and its parameters): a URL of a
 longer head is read every time, and no shape keeps more of the caller's text."""
+_DATA = "data:"
+"""The scheme of the URLs a shape holds the head of (another URL's head is a caller's address)."""
 
 
 def _changed(part: Mapping[str, Any]) -> dict[str, Any]:
     """A read part with its texts changed (:func:`_input_parts`' trial): a text's, a document's
-    base64 data and file name."""
+    base64 data and file name, an image's URL but its head."""
     if part["type"] == "text":
         return {**part, "text": _other(part["text"])}
     changed = {**part}
     source = part.get("source")
-    if source is not None and source.get("type") == "base64":
+    kind = source.get("type") if source is not None else None
+    if kind == "base64":
         changed["source"] = {**source, "data": _other(source["data"])}
+    elif kind == "url":  # its head kept (the shape's), the rest changed
+        url = source["url"]
+        changed["source"] = {**source, "url": url[: url.find(",") + 1] + "\x00"}
     if "filename" in part:
         changed["filename"] = _other(part["filename"])
     return changed
@@ -456,13 +477,16 @@ def _changed(part: Mapping[str, Any]) -> dict[str, Any]:
 def _filled(written: bytes, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A new copy of the ``input`` parts ``written`` (:data:`_TEXT_ITEMS`), each holding the
     texts of its part of ``parts`` (as many, in order; a proved shape's): a text's, a document's
-    data URL and file name."""
+    data URL and file name, an image's URL."""
     content: list[dict[str, Any]] = marshal.loads(written)
     if len(content) != len(parts):
         return []  # not these parts': no proof
     for item, part in zip(content, parts, strict=True):
         if part["type"] == "text":
             item["text"] = part["text"]
+            continue
+        if part["type"] == "image_url":  # an image of a data URL, read as given (_image_shape)
+            item["image_url"] = part["image_url"]["url"]
             continue
         file = part["file"]  # a document of a data URL (_document_shape)
         item["file_data"] = file["file_data"]
