@@ -184,7 +184,8 @@ def _result_item(
     content = message["content"]
     size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
     if size == 3 and type(content) is list:  # a call id and parts: no bag
-        return plain_output(message["tool_call_id"], _input_parts(content, context, at), context.holds)
+        parts = cast("list[dict[str, Any]]", content)
+        return plain_output(message["tool_call_id"], _input_parts(parts, context, at), context.holds)
     if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
     return _read_item(without_name(message) if reported else message, context, noted, at)
@@ -462,12 +463,12 @@ def _changed(part: Mapping[str, Any]) -> dict[str, Any]:
     if part["type"] == "text":
         return {**part, "text": _other(part["text"])}
     changed = {**part}
-    source = part.get("source")
-    kind = source.get("type") if source is not None else None
+    source: Mapping[str, Any] = part.get("source") or {}
+    kind = source.get("type")
     if kind == "base64":
         changed["source"] = {**source, "data": _other(source["data"])}
     elif kind == "url":  # its head kept (the shape's), the rest changed
-        url = source["url"]
+        url: str = source["url"]
         changed["source"] = {**source, "url": url[: url.find(",") + 1] + "\x00"}
     if "filename" in part:
         changed["filename"] = _other(part["filename"])
