@@ -14,6 +14,8 @@ import warnings
 from typing import Any, Literal, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._direct import openai_chat_to_openai_responses
@@ -284,3 +286,73 @@ def test_screenshots_of_a_shape_are_written_from_its_proof(monkeypatch: pytest.M
     assert read == ["Read the spec.", "Contents of report 0:"]  # the task's shape, then the results'
     assert len(items) == 2
     assert not any(data in text for data in (b"QUFB", b"QkJC", b"Q0ND") for text, _ in items.values())
+
+
+_HEADS = (
+    "data:application/pdf;base64",
+    "data:image/png;base64",
+    "data:text/plain;base64",
+    "data:application/pdf",
+    "data:;base64",
+    "data:image/png;x=y;base64",
+    "file:///tmp/a",
+    "ms://file-abc",
+    "https://example.com/a",
+)
+
+
+def _url(head: str, comma: str, rest: str) -> str:
+    return f"{head}{comma}{rest}"
+
+
+def _text_part(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _file_part(url: str, name: str | None) -> dict[str, Any]:
+    return {"type": "file", "file": {"file_data": url, **({} if name is None else {"filename": name})}}
+
+
+def _image_part(url: str, detail: str | None) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url, **({} if detail is None else {"detail": detail})}}
+
+
+_URLS = st.builds(
+    _url,
+    st.sampled_from(_HEADS),
+    st.sampled_from([",", ""]),
+    st.sampled_from(["", "QUJD", "REVG", "\u00e9", ",x"]),
+)
+_PART = st.one_of(
+    st.builds(_text_part, st.sampled_from(["a", "b", "Look."])),
+    st.builds(_marked, st.sampled_from(["a", "b"])),
+    st.builds(_file_part, _URLS, st.sampled_from([None, "", "a.pdf", "b.txt"])),
+    st.builds(_image_part, _URLS, st.sampled_from([None, "low", "auto"])),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tasks=st.lists(st.lists(_PART, min_size=1, max_size=3), min_size=2, max_size=4))
+def test_parts_of_any_shape_convert_as_the_canonical_path_converts_them(tasks: list[list[dict[str, Any]]]) -> None:
+    """Generated parts of texts, marked texts, documents and images of data URLs and others, as a
+    task and tool results, in two requests (the second written from the proofs the first made):
+    the direct path's outcome is the canonical path's, or the body is handed back whole."""
+    body = _documents(*[{"type": "text", "text": "placeholder"}] * len(tasks))
+    body["messages"][1]["content"] = tasks[0]
+    results = [message for message in body["messages"] if message["role"] == "tool"]
+    for message, parts in zip(results, tasks[1:], strict=True):
+        message["content"] = parts
+    for _ in range(2):
+        converted = _outcome(body, "ignore")
+        with canonical_only():
+            assert converted == _outcome(body, "ignore")
+
+
+def test_a_result_of_parts_none_carried_is_the_empty_text() -> None:
+    # every part dropped (a document of no data URL, kept as the reader's opaque part): "" as the
+    # writer's encode_result writes it, not the empty list of parts (found by the generated parts)
+    body = _documents(_pdf(), _pdf())
+    body["messages"][3]["content"] = [{"type": "file", "file": {"file_data": "data:application/pdf;base64"}}]
+    _equal_to_canonical(body)
+    written = chatcodec.convert_request(body, source="openai-chat", target=_TARGET, on_loss="ignore")
+    assert written["input"][3] == {"type": "function_call_output", "call_id": "call_0", "output": ""}

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
@@ -57,6 +58,7 @@ from chatcodec._providers.openai_responses.messages import (
     encode_parts,
     encode_result,
     note_long_call_id,
+    output_or_empty,
     plain_output,
 )
 
@@ -185,10 +187,15 @@ def _result_item(
     size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
     if size == 3 and type(content) is list:  # a call id and parts: no bag
         parts = cast("list[dict[str, Any]]", content)
-        return plain_output(message["tool_call_id"], _input_parts(parts, context, at), context.holds)
+        output = output_or_empty(_input_parts(parts, context, at), _NO_BAG)  # every part dropped: the empty text
+        return plain_output(message["tool_call_id"], output, context.holds)
     if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
     return _read_item(without_name(message) if reported else message, context, noted, at)
+
+
+_NO_BAG: Mapping[str, Any] = MappingProxyType({})
+"""The bag of a result of its call id and parts: none."""
 
 
 def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
