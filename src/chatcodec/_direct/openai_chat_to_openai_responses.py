@@ -363,7 +363,8 @@ def _input_parts(parts: list[dict[str, Any]], context: EncodeContext, at: Steps)
     known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
     if known is not None and known is not _UNSEEN:  # a shape proved: its parts, these texts in them
         written, found = known
-        losses.repeat(found, at)
+        if found:  # (most shapes write none)
+            losses.repeat(found, at)
         return _filled(written, parts)
     read = cast("list[dict[str, Any]]", decode_parts(parts, split=False))  # a list gives a list
     count = losses.count()
