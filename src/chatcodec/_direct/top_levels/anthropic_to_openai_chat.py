@@ -80,9 +80,11 @@ reader's own decoders (``decode_knobs``, ``decode_limits``, ``decode_identity``,
 ``decode_settings``, ``mark_version``)."""
 _READ = _USUAL | _SETTINGS
 """Every field this top level reads."""
-_WRITTEN_BY_KNOBS = frozenset({"temperature", "top_p", "top_k", "stop", "metadata", "user"})
-"""The canonical settings of such a request the writer's ``encode_knobs`` writes or reports beside
-``stream`` and the limit (a request holding none takes its two lifted parts alone)."""
+_CANONICAL_USUAL = frozenset(
+    {"model", "stream", "messages", "max_tokens", "tools", "tool_choice", "reasoning", "provider_options"}
+)
+"""The canonical fields of a usual request with no setting the writer's ``encode_knobs`` looks for
+beyond ``stream`` and the limit (such a request takes its two lifted parts alone)."""
 _CHOICES = frozenset({"auto", "any", "none"})
 """The ``tool_choice`` types that name no tool."""
 _NO_CHOICE = {"type": "auto"}
@@ -184,7 +186,7 @@ def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None =
         _read_tools(copy.get("tools") if unread is not None else None, choice, canonical, noted, texts)
     if "thinking" in payload:
         decode_settings(payload, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
-    if not _SAMPLED.isdisjoint(payload):
+    if not _USUAL.issuperset(payload):  # a client's settings (a body of the usual fields shows no version)
         mark_version(payload, bag, turns=False)
     if bag:  # the reader's markers (an integer's spelling, the API version) or a thinking's other fields
         canonical["provider_options"] = {SOURCE: bag}
@@ -266,8 +268,10 @@ def _metadata(value: object) -> bool:
     """An object of texts (Claude Code's ``{"user_id": ...}``): a JSON object the front copies as it is."""
     if value.__class__ is not dict:
         return False
-    fields = cast("dict[object, object]", value)
-    return all(key.__class__ is str and item.__class__ is str for key, item in fields.items())
+    for key, item in cast("dict[object, object]", value).items():  # a loop: a generator's frame cost more, cold
+        if key.__class__ is not str or item.__class__ is not str:
+            return False
+    return True
 
 
 def _thinking(value: object) -> bool:
@@ -293,8 +297,6 @@ _PROOFS: dict[str, Callable[[object], bool]] = {
     "thinking": _thinking,
 }
 """Each client setting of :data:`_SETTINGS` beside the proof of its shape, as the front checks it."""
-_SAMPLED = frozenset({"temperature", "top_p", "top_k"})
-"""The settings that show the API version a body was written for (``mark_version``)."""
 
 
 def _checked(payload: dict[str, Any], canonical: dict[str, Any], system: object, tools: object) -> dict[str, Any]:
@@ -364,7 +366,7 @@ def write_usual(
         wire["tools"] = write_tools(tools, kept.texts, context)
     encode_choice(canonical, wire, recorder)
     bag: dict[str, Any] = {}  # the writer's own: read_usual keeps none of its markers
-    if _WRITTEN_BY_KNOBS.isdisjoint(canonical):
+    if _CANONICAL_USUAL.issuperset(canonical):
         write_as_they_are(canonical, wire)  # stream: no other setting
         encode_limit(canonical, bag, context, wire)
     else:
