@@ -177,65 +177,57 @@ def read_usual(payload: dict[str, Any], noted: Reading, kept: KeptTools | None =
         if not copy:
             return None
     canonical["messages"] = [] if system is None else [decode_system(copy.get("system", system))]
-    decode_limits(payload, canonical, bag)  # max_tokens, stop_sequences
-    if "metadata" in payload:
-        decode_identity(payload, canonical, bag)
+    canonical["max_tokens"] = payload["max_tokens"]
     choice = payload.get("tool_choice")
     if unread is not None or choice is not None:
-        texts = kept.texts if kept is not None and unread is not None else ()
-        _read_tools(copy.get("tools") if unread is not None else None, choice, canonical, noted, texts)
-    if "thinking" in payload:
-        decode_settings(payload, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
-    if not _USUAL.issuperset(payload):  # a client's settings (a body of the usual fields shows no version)
-        mark_version(payload, bag, turns=False)
-    if bag:  # the reader's markers (an integer's spelling, the API version) or a thinking's other fields
-        canonical["provider_options"] = {SOURCE: bag}
+        fields = {"tools": copy["tools"]} if unread is not None else {}
+        if choice is not None:
+            fields["tool_choice"] = choice
+        kept_by_tools: dict[str, Any] = {}
+        start = len(noted.own)
+        decode_tools(fields, canonical, kept_by_tools, DecodeContext(SOURCE, closed=True, reading=noted))
+        if kept_by_tools:  # nothing the proved shapes keep there; were it to, the canonical path converts afresh
+            raise KeptInBagError(sorted(kept_by_tools))
+        for text in kept.texts if kept is not None and unread is not None else ():
+            read = canonical.get("tools")
+            noted.remember_tools(text, read_client_tools, copy["tools"], read, start=start, whole=True, schema=_SCHEMA)
+    if bag is not None:
+        _read_settings(payload, canonical, bag, noted)
     noted.read_by(SOURCE, canonical, _CITED)
     return canonical
 
 
-def _read_tools(
-    tools: list[dict[str, Any]] | None,
-    choice: object,
-    canonical: dict[str, Any],
-    noted: Reading,
-    texts: Sequence[bytes],
-) -> None:
-    """The front's copy of the ``tools`` (None: recalled, not read) and the ``choice`` read into
-    ``canonical`` by the reader's ``decode_tools``, that reading remembered whole by the caller's
-    tools' ``texts`` (:meth:`KeptTools.look`'s). Raises :class:`KeptInBagError` for a field the
-    reader keeps in its bag."""
-    fields: dict[str, Any] = {"tools": tools} if tools is not None else {}
-    if choice is not None:
-        fields["tool_choice"] = choice
-    bag: dict[str, Any] = {}
-    start = len(noted.own)
-    decode_tools(fields, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
-    if bag:  # nothing the proved shapes keep there; were it to, the canonical path converts the body afresh
-        raise KeptInBagError(sorted(bag))
-    if tools is None:
-        return
-    for text in texts:
-        noted.remember_tools(
-            text, read_client_tools, tools, canonical.get("tools"), start=start, whole=True, schema=_SCHEMA
-        )
+def _read_settings(payload: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any], noted: Reading) -> None:
+    """A client's settings of ``payload`` (proved: :data:`_PROOFS`) read into ``canonical`` by the
+    reader's own functions, its markers (``bag``, :func:`_settings`' so far) the request's bag."""
+    decode_limits(payload, canonical, bag)  # stop_sequences (and max_tokens, as read)
+    if "metadata" in payload:
+        decode_identity(payload, canonical, bag)
+    if "thinking" in payload:
+        decode_settings(payload, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
+    mark_version(payload, bag, turns=False)
+    if bag:  # the reader's markers (an integer's spelling, the API version) or a thinking's other fields
+        canonical["provider_options"] = {SOURCE: bag}
 
 
-def _settings(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """The canonical model, ``stream`` and sampling settings of a usual request's ``payload`` and
-    the reader's bag so far (:func:`~chatcodec._providers.anthropic.request.decode_knobs`'s), its
-    other fields proved as the closed front checks them (exact types) and read with nothing for
-    the request's bag but the reader's markers: a limit of 1 or more, a choice of a type alone or
-    a named tool, a client's settings of the shapes :data:`_PROOFS` takes, no setting outside the
-    format's own ranges; None for others."""
+def _settings(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+    """The canonical model, ``stream`` and sampling settings of a usual request's ``payload`` and,
+    for a body holding a client's settings, the reader's bag so far
+    (:func:`~chatcodec._providers.anthropic.request.decode_knobs`'s; None: a body of the usual
+    fields alone), its other fields proved as the closed front checks them (exact types) and read
+    with nothing for the request's bag but the reader's markers: a limit of 1 or more, a choice of
+    a type alone or a named tool, a client's settings of the shapes :data:`_PROOFS` takes, no
+    setting outside the format's own ranges; None for others."""
     if None in payload.values():
         return None
+    beside: dict[str, Any] | None = None  # the reader's bag of a client's settings
     if not _USUAL.issuperset(payload):
         if not _READ.issuperset(payload):
             return None
         for key in _SETTINGS.intersection(payload):
             if not _PROOFS[key](payload[key]):
                 return None
+        beside = {}
     model, limit, stream = payload.get("model"), payload.get("max_tokens"), payload.get("stream", False)
     if model.__class__ is not str or type(limit) is not int or stream.__class__ is not bool:
         return None
@@ -243,10 +235,11 @@ def _settings(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] 
         return None
     if outside_own_ranges(RULES, payload):
         return None
+    if beside is None:  # the usual fields alone: the model and the flag as they are (the same in canonical)
+        return ({"model": model, "stream": stream} if "stream" in payload else {"model": model}), None
     canonical: dict[str, Any] = {}
-    bag: dict[str, Any] = {}
-    decode_knobs(payload, canonical, bag)  # model, stream, the sampling settings
-    return canonical, bag
+    decode_knobs(payload, canonical, beside)  # model, stream, the sampling settings
+    return canonical, beside
 
 
 def _number(value: object) -> bool:
