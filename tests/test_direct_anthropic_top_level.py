@@ -1,9 +1,11 @@
 """The Anthropic -> OpenAI Chat direct path's top level for the usual Claude agent request
 (``_direct/top_levels/anthropic_to_openai_chat.py``): a model, ``max_tokens``, a system prompt
-(a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``,
-read by the reader's own functions and written by the writer's field by field. What it gives is what the canonical path
-(the oracle) gives, row after row of the same tools; any other top level goes the general one
-(the canonical reader run on the body without its turns)."""
+(a string, or text blocks with a cache marker), client tools, a ``tool_choice``, ``stream``, and
+a client's settings beside them (Claude Code's ``metadata`` and ``thinking``, sampling,
+``stop_sequences``), read by the reader's own functions and written by the writer's field by
+field. What it gives is what the canonical path (the oracle) gives, row after row of the same
+tools; any other top level goes the general one (the canonical reader run on the body without
+its turns)."""
 
 from __future__ import annotations
 
@@ -102,6 +104,26 @@ _USUAL: dict[str, dict[str, Any]] = {
     "a deepseek model (its server's rules)": {"model": "deepseek-chat", "system": _BLOCKS},
     "a gpt-5.4 model (the target rules drop nothing)": {"model": "gpt-5.4", "stream": True},
     "a gpt-5.6 model (the target rules send an effort beside tools)": {"model": "gpt-5.6"},
+    "Claude Code's settings": {
+        "metadata": {"user_id": "user_0f_account__session_x"},
+        "thinking": {"type": "enabled", "budget_tokens": 31999},
+        "stream": True,
+        "system": _BLOCKS,
+    },
+    "metadata of other keys (reported)": {"metadata": {"user_id": "u-1", "team": "a"}},
+    "empty metadata": {"metadata": {}},
+    "adaptive thinking (reported)": {"thinking": {"type": "adaptive"}},
+    "thinking disabled": {"thinking": {"type": "disabled"}},
+    "thinking enabled with no budget (kept, reported)": {"thinking": {"type": "enabled"}},
+    "sampling (an integer marked, the API version shown)": {"temperature": 1, "top_p": 0.9},
+    "top_k (reported)": {"top_k": 5},
+    "stop sequences": {"stop_sequences": ["END", "STOP"]},
+    "no stop sequences": {"stop_sequences": []},
+    "a gpt-5.4 model with thinking and a temperature (the target rules)": {
+        "model": "gpt-5.4",
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+        "temperature": 0.5,
+    },
 }
 
 
@@ -121,7 +143,6 @@ def test_a_usual_request_is_read_directly_as_the_canonical_path_reads_it(
 
 
 _UNUSUAL: dict[str, dict[str, Any]] = {
-    "a temperature": {"temperature": 0.5},
     "a limit of 0": {"max_tokens": 0},
     "a limit of true": {"max_tokens": True},
     "a limit past 64 bits": {"max_tokens": 2**64},
@@ -135,8 +156,15 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a tool the front refuses": {"tools": [{"name": "x", "input_schema": 3}]},
     "system blocks the front refuses": {"system": [{"type": "image", "text": "x"}]},
     "a null system": {"system": None},
-    "metadata": {"metadata": {"user_id": "u-1"}},
-    "thinking": {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+    "metadata of another value": {"metadata": {"user_id": 7}},
+    "metadata of a nested value": {"metadata": {"user_id": "u", "tags": ["a"]}},
+    "thinking of another type": {"thinking": {"type": "sometimes"}},
+    "thinking with another field": {"thinking": {"type": "adaptive", "budget_tokens": 1024}},
+    "a budget of true": {"thinking": {"type": "enabled", "budget_tokens": True}},
+    "a temperature of true": {"temperature": True},
+    "a temperature past Anthropic's range": {"temperature": 1.5},
+    "a stop sequence that is not a text": {"stop_sequences": ["a", 1]},
+    "a service tier": {"service_tier": "auto"},
     "a model that is not a string": {"model": 5},
 }
 
@@ -304,14 +332,28 @@ _FIELD_VALUES: dict[str, Any] = {
     ),
     "system": st.one_of(st.text(max_size=8), st.just(_BLOCKS), st.just([]), st.none(), st.integers()),
     "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
-    "temperature": st.one_of(st.floats(-1, 3), st.none()),
+    "temperature": st.one_of(st.floats(-1, 3), st.integers(0, 2), st.none()),
     "top_k": st.integers(0, 5),
+    "top_p": st.one_of(st.floats(0, 1), st.booleans()),
+    "metadata": st.one_of(
+        st.fixed_dictionaries({"user_id": st.one_of(st.text(max_size=4), st.integers(), st.none())}),
+        st.dictionaries(st.sampled_from(["user_id", "team"]), st.text(max_size=3), max_size=2),
+        st.none(),
+    ),
+    "thinking": st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["enabled", "adaptive", "disabled", "other"])}),
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["enabled", "adaptive"]), "budget_tokens": st.integers(-1, 2**64)}
+        ),
+        st.none(),
+    ),
+    "stop_sequences": st.one_of(st.lists(st.text(max_size=3), max_size=2), st.just([1]), st.none()),
 }
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=3).flatmap(
+    fields=st.dictionaries(st.sampled_from(sorted(_FIELD_VALUES)), st.none(), max_size=4).flatmap(
         lambda keys: st.fixed_dictionaries({key: _FIELD_VALUES[key] for key in keys})
     ),
     tools=st.sampled_from([_TOOLS, _LOSSY, None]),

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
@@ -57,6 +58,7 @@ from chatcodec._providers.openai_responses.messages import (
     encode_parts,
     encode_result,
     note_long_call_id,
+    output_or_empty,
     plain_output,
 )
 
@@ -184,11 +186,16 @@ def _result_item(
     content = message["content"]
     size = len(message) - 1 if reported else len(message)  # its fields beyond a name reported
     if size == 3 and type(content) is list:  # a call id and parts: no bag
-        read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
-        return plain_output(message["tool_call_id"], encode_parts(read, context, at), context.holds)
+        parts = cast("list[dict[str, Any]]", content)
+        output = output_or_empty(_input_parts(parts, context, at), _NO_BAG)  # every part dropped: the empty text
+        return plain_output(message["tool_call_id"], output, context.holds)
     if size == 3:  # a call id and a text: the name was all else there was
         return plain_output(message["tool_call_id"], content, context.holds)
     return _read_item(without_name(message) if reported else message, context, noted, at)
+
+
+_NO_BAG: Mapping[str, Any] = MappingProxyType({})
+"""The bag of a result of its call id and parts: none."""
 
 
 def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
@@ -333,57 +340,76 @@ def _other(text: object) -> object:
 
 
 def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
-    """A system or user message of parts (the reader's ``decode_parts``, the writer's
-    ``encode_parts``), or a user message with a gateway's cache marker (the reader's
-    ``decode_plain``, :func:`~.openai_chat_source.read_user`, and the writer's own
-    ``encode_message``: the marker a breakpoint on the last part)."""
+    """A system or user message of parts (:func:`_input_parts`), or a user message with a
+    gateway's cache marker (the reader's ``decode_plain``, :func:`~.openai_chat_source.read_user`,
+    and the writer's own ``encode_message``: the marker a breakpoint on the last part)."""
     if "cache_control" in message:
         return encode_message(read_user(message, noted, split=False), context, at)
+    return {"role": message["role"], "content": _input_parts(message["content"], context, at)}
+
+
+def _input_parts(parts: list[dict[str, Any]], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
+    """The ``input`` parts of a message's or a tool result's ``parts`` (at ``at``): the reader's
+    ``decode_parts`` and the writer's ``encode_parts``, or, for parts of a shape proved before
+    (:func:`_parts_shape`: a system prompt with a cache marker on a part, a task or a result with a
+    document or a screenshot), that shape's parts with these texts in them (:data:`_TEXT_ITEMS`).
+
+    The first parts of a shape are written, then tried with their texts changed (a text's, a
+    document's data and file name, an image's URL but its head); when the parts are the trial's
+    with the texts in their places and the losses the same, later parts of the shape are a
+    ``marshal`` copy of the trial's with their own texts, the losses repeated."""
     losses = context.losses
-    shape = _texts_shape(message["content"])
+    shape = _parts_shape(parts)
     known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
-    if known is not None and known is not _UNSEEN:  # a shape proved: its item, this message's texts in it
+    if known is not None and known is not _UNSEEN:  # a shape proved: its parts, these texts in them
         written, found = known
-        item = _filled(written, message["content"])
-        losses.repeat(found, at)
-        return {"role": message["role"], "content": item}
-    read = cast("list[dict[str, Any]]", decode_parts(message["content"], split=False))  # a list gives a list
+        if found:  # (most shapes write none)
+            losses.repeat(found, at)
+        return _filled(written, parts)
+    read = cast("list[dict[str, Any]]", decode_parts(parts, split=False))  # a list gives a list
     count = losses.count()
     content = encode_parts(read, context, at)
     if shape is not None:
         found = losses.below(count, at)
         middle = losses.count()
-        trial = encode_parts([{**part, "text": _other(part["text"])} for part in read], context, at)
+        trial = encode_parts([_changed(part) for part in read], context, at)
         text = marshal.dumps(trial)
-        same = found is not None and losses.below(middle, at) == found and _filled(text, read) == content
+        same = found is not None and losses.below(middle, at) == found and _filled(text, parts) == content
         losses.take_back(middle)
         if len(_TEXT_ITEMS) >= _MAX_PROVED:
             _TEXT_ITEMS.clear()
         _TEXT_ITEMS[shape] = (text, found) if same and found is not None else None
-    return {"role": message["role"], "content": content}
+    return content
 
 
 _TEXT_ITEMS: dict[tuple[Any, ...], tuple[bytes, list[tuple[Steps, str, str, LossKind]]] | None] = forgotten_with_kits(
     {}
 )
-"""A system or user message's text parts by their shape (:func:`_texts_shape`: a system prompt
-with a cache marker on a part, which an agent sends every request): the ``input`` parts the
-writer wrote from them with their texts changed (a ``marshal`` text: each use a new copy, none
-of the caller's texts kept) and the losses below the message's place, when one message of the
-shape was written as those parts with its own texts in their places and the same losses
-(:func:`_message_item`); None when not. Kept across requests and bounded as :data:`_STAND_INS`."""
+"""The ``input`` parts of a message's or a result's parts by their shape (:func:`_parts_shape`),
+as the writer wrote them from its parts with their texts changed (a ``marshal`` text: each use a
+new copy, none of the caller's texts kept), and the losses below the parts' place, when one
+message of the shape was written as those parts with its own texts in their places and the same
+losses (:func:`_input_parts`); None when not. Kept across requests and bounded as
+:data:`_STAND_INS`."""
 
 
-def _texts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
-    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text parts but
-    their texts: each part's fields in order, its cache marker's fields and values, whether its
-    text is empty; None for content of another part or a marker of values beyond texts, or
-    whose parts are all plain (read and written with no call a part)."""
+def _parts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+    """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text, document
+    and image parts but their texts: each text part's fields in order, its cache marker's fields
+    and values, whether its text is empty; each document's (:func:`_document_shape`) and image's
+    (:func:`_image_shape`); None for content of another part, a marker of values beyond texts,
+    or parts all plain texts (read and written with no call a part)."""
     shape: list[Any] = []
-    marked = False
+    worth = False
     for part in parts:
-        if part["type"] != "text":
-            return None
+        kind = part["type"]
+        if kind != "text":
+            entry = _document_shape(part) if kind == "file" else _image_shape(part) if kind == "image_url" else None
+            if entry is None:
+                return None
+            shape.append(entry)
+            worth = True
+            continue
         if len(part) == 2:
             shape.append(not part["text"])
             continue
@@ -394,16 +420,85 @@ def _texts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
             if value.__class__ is not str:
                 return None
         shape.append((tuple(part), tuple(marker.items()), not part["text"]))
-        marked = True
-    return tuple(shape) if marked else None
+        worth = True
+    return tuple(shape) if worth else None
+
+
+def _document_shape(part: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What the reader and the writer see of a document part (OpenAI's ``file``, as the front
+    took it) of a ``data:`` URL but its texts: its file's fields in order, the URL's head (before
+    its first comma: the media type, which says whether the reader splits it and how the writer
+    writes it back), whether the URL is ASCII (the reader's ``fits_a_data_url``), whether its
+    file name is empty; None for a part with a marker, a file by id, or data that is no such URL
+    (read every time)."""
+    if len(part) != 2:
+        return None
+    file = part["file"]
+    data = file.get("file_data")
+    if data is None or "file_id" in file:
+        return None
+    comma = data.find(",", 0, _LONGEST_HEAD)
+    if comma < 0 or not data.startswith(_DATA):
+        return None
+    return (tuple(file), data[:comma], data.isascii(), not file.get("filename"))
+
+
+def _image_shape(part: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What the reader (its URL read as given: ``split=False``) and the writer see of an image part
+    of a ``data:`` URL but its text: its ``image_url``'s fields in order, its detail, the URL's head
+    (before its first comma: its media type); None for a part with a marker, litellm's bare URL,
+    or a URL of another scheme or of no comma near its start (read every time)."""
+    image: Any = part["image_url"]
+    if len(part) != 2 or image.__class__ is not dict:
+        return None
+    url = image["url"]
+    comma = url.find(",", 0, _LONGEST_HEAD)
+    if comma < 0 or not url.startswith(_DATA):
+        return None
+    return (tuple(image), image.get("detail"), url[:comma])
+
+
+_LONGEST_HEAD = 128
+"""The longest ``data:`` URL head a shape holds (a media type and its parameters): a URL of a
+longer head is read every time, and no shape keeps more of the caller's text."""
+_DATA = "data:"
+"""The scheme of the URLs a shape holds the head of (another URL's head is a caller's address)."""
+
+
+def _changed(part: Mapping[str, Any]) -> dict[str, Any]:
+    """A read part with its texts changed (:func:`_input_parts`' trial): a text's, a document's
+    base64 data and file name, an image's URL but its head."""
+    if part["type"] == "text":
+        return {**part, "text": _other(part["text"])}
+    changed = {**part}
+    source: Mapping[str, Any] = part.get("source") or {}
+    kind = source.get("type")
+    if kind == "base64":
+        changed["source"] = {**source, "data": _other(source["data"])}
+    elif kind == "url":  # its head kept (the shape's), the rest changed
+        url: str = source["url"]
+        changed["source"] = {**source, "url": url[: url.find(",") + 1] + "\x00"}
+    if "filename" in part:
+        changed["filename"] = _other(part["filename"])
+    return changed
 
 
 def _filled(written: bytes, parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A new copy of the ``input`` parts ``written`` (:data:`_TEXT_ITEMS`), each holding the
-    text of its part of ``parts`` (as many, in order; a proved shape's)."""
+    texts of its part of ``parts`` (as many, in order; a proved shape's): a text's, a document's
+    data URL and file name, an image's URL."""
     content: list[dict[str, Any]] = marshal.loads(written)
     if len(content) != len(parts):
-        return []  # not this message's: no proof
-    for index, item in enumerate(content):
-        item["text"] = parts[index]["text"]
+        return []  # not these parts': no proof
+    for item, part in zip(content, parts, strict=True):
+        if part["type"] == "text":
+            item["text"] = part["text"]
+            continue
+        if part["type"] == "image_url":  # an image of a data URL, read as given (_image_shape)
+            item["image_url"] = part["image_url"]["url"]
+            continue
+        file = part["file"]  # a document of a data URL (_document_shape)
+        item["file_data"] = file["file_data"]
+        if "filename" in file:
+            item["filename"] = file["filename"]
     return content

@@ -109,6 +109,7 @@ SERVICE_TIERS = {"auto": "auto", "standard_only": "default"}
 is standard capacity only, OpenAI's ``default``), canonical's words
 (:mod:`chatcodec._providers.kit.service_tier`)."""
 _SAMPLING = ("temperature", "top_p")
+_SAMPLED = frozenset(_SAMPLING)
 _KNOBS = frozenset({"unsigned_thinking", "max_tokens", "model"})
 _SENT_AS_THEY_ARE_IN_ORDER = ("temperature", "top_p", "top_k", "stream")
 """Canonical settings written under their own name, in the order written."""
@@ -137,25 +138,18 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     common = context.closed = request is not None
     if request is None:
         request = validated_object(Request, payload, "Anthropic request")
-    canonical: dict[str, Any] = {key: request[key] for key in _SCALARS if request.get(key) is not None}
-    for key in _SAMPLING:
-        if request.get(key) is not None:
-            canonical[key] = as_sampling_number(request[key])  # as canonical holds it
+    canonical: dict[str, Any] = {}
     bag = split_fields(request, _MAPPED)
-    mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
+    decode_knobs(request, canonical, bag)
     messages = decode_messages(request["messages"], context)
     if "system" in request:
         messages.insert(0, decode_system(request["system"]))
     canonical["messages"] = messages
-    _decode_limits(request, canonical, bag)
-    _decode_identity(request, canonical, bag)
+    decode_limits(request, canonical, bag)
+    decode_identity(request, canonical, bag)
     decode_tools(request, canonical, bag, context)
     decode_settings(request, canonical, bag, context)
-    # re-encoded for the version it was written for (``rules.py``); the common shapes
-    # hold no block only the older version takes
-    version = version_shown(request, turns=not common)
-    if version is not None:
-        bag[API_VERSION] = version
+    mark_version(request, bag, turns=not common)
     if bag:
         canonical["provider_options"] = {PROVIDER: bag}
     # the closed schema refuses a value nested past its limit anywhere but in the fields
@@ -164,7 +158,32 @@ def decode_request(payload: dict[str, Any], context: DecodeContext) -> dict[str,
     return canonical
 
 
-def _decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_knobs(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    """The fields of the same name in canonical (``model``, ``top_k``, ``stream``) and the
+    sampling numbers as canonical holds them (a float, an integer marked in ``bag``): also
+    the rule of a direct path's top level (``chatcodec._direct``), which calls it."""
+    for key in _SCALARS:
+        value = request.get(key)
+        if value is not None:
+            canonical[key] = value
+    if _SAMPLED.isdisjoint(request):  # an agent's request usually sets none
+        return
+    for key in _SAMPLING:
+        if request.get(key) is not None:
+            canonical[key] = as_sampling_number(request[key])  # as canonical holds it
+    mark_integers(request, _SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
+
+
+def mark_version(request: dict[str, Any], bag: dict[str, Any], *, turns: bool) -> None:
+    """The API version ``request`` was written for, marked in ``bag`` for the body to be
+    re-encoded for it (``rules.py``); ``turns=False`` for a body of the common shapes, which
+    hold no block only the older version takes."""
+    version = version_shown(request, turns=turns)
+    if version is not None:
+        bag[API_VERSION] = version
+
+
+def decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
     """``max_tokens``, ``stop_sequences`` and the request-wide cache marker."""
     max_tokens = request.get("max_tokens")
     if max_tokens is not None and max_tokens >= 1:
@@ -185,7 +204,7 @@ def _decode_limits(request: dict[str, Any], canonical: dict[str, Any], bag: dict
             canonical["cache_control"] = marker
 
 
-def _decode_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+def decode_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
     """``metadata.user_id`` as the canonical ``user`` (a ``metadata`` holding anything else
     is canonical ``metadata`` as it came), and a ``service_tier`` Anthropic has."""
     metadata = request.get("metadata")

@@ -353,6 +353,14 @@ def plain_output(
     }
 
 
+def output_or_empty(output: str | list[dict[str, Any]], bag: Mapping[str, Any]) -> str | list[dict[str, Any]]:
+    """A result's ``output`` as written: none (no text, or no part Responses holds) is the empty
+    text, as canonical holds it (a Converse or Anthropic result with no content), unless the
+    body's own ``[]`` is marked in the result's ``bag`` (a direct path's result of parts, which has
+    none, calls it too: ``chatcodec._direct``)."""
+    return [] if not output and bag.get(EMPTY_OUTPUT) else output or ""
+
+
 def encode_result(
     result: Mapping[str, Any], context: EncodeContext, at: Steps, *, custom: bool = False
 ) -> dict[str, Any]:
@@ -364,9 +372,7 @@ def encode_result(
     kind = "custom_tool_call_output" if custom or bag.get(CUSTOM) else "function_call_output"
     item = {**restore_fields(bag), "type": kind, "call_id": result["tool_use_id"]}
     output = content if isinstance(content, str) else encode_parts(content, context, at)
-    # no output is the empty text, as canonical holds it (a Converse or Anthropic result with no
-    # content), unless the body's own ``[]`` is marked
-    item["output"] = [] if not output and bag.get(EMPTY_OUTPUT) else output or ""
+    item["output"] = output_or_empty(output, bag)
     if result.get("name") is not None and kind == "function_call_output":
         item["name"] = result["name"]
     elif result.get("name") is not None:
