@@ -27,7 +27,7 @@ model's output is replayed (the Agents SDK's typed ``message`` item of one ``out
 ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
-(:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts (a refusal,
+(:mod:`.openai_responses_replayed`). A turn of a typed message of other parts (a refusal,
 several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
 or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
 ``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
@@ -43,10 +43,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
+from chatcodec._direct.openai_responses_replayed import (
+    CALLS,
+    PLAIN_CALL,
+    TEXT_PART_KEYS,
+    UnadmittedError,
+    read_call,
+    replayed_text,
+)
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
@@ -58,17 +65,12 @@ from chatcodec._providers.openai_responses.wire import ITEMS
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossKind
     from chatcodec.contract import EncodeContext, Steps
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
 
 _ROLES = frozenset({"system", "developer", "user", "assistant"})
 """The roles of a bare message item admitted (``{"role": ..., "content": ...}``, no ``type``)."""
-
-
-class UnadmittedError(Exception):
-    """A rule answered outside the shapes this path writes: the canonical path converts the body."""
 
 
 class DirectReading(Reading):
@@ -172,7 +174,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 return None
             if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
                 starts.append(position)
-            if len(item) != _PLAIN_CALL:  # a replayed call's id and status
+            if len(item) != PLAIN_CALL:  # a replayed call's id and status
                 if not item.keys() <= _CALL_KEYS:
                     return None
                 replayed = True
@@ -270,7 +272,7 @@ their values."""
 def _one_text(content: list[dict[str, Any]]) -> bool:
     """Whether an output message's parts are one ``output_text`` of a text and empty
     annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
-    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= _TEXT_PART_KEYS
+    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= TEXT_PART_KEYS
 
 
 def _plain_reasoning(item: dict[str, Any]) -> bool:
@@ -415,8 +417,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 calls.append(custom_call(item, context, ("messages", index, "content", place)))
                 continue
             append_call(calls, item)
-            if replayed_calls and len(item) != _PLAIN_CALL:  # its id and status, as a model's output is replayed
-                reported = _CALLS.get(tuple(item)) if None not in item.values() else None
+            if replayed_calls and len(item) != PLAIN_CALL:  # its id and status, as a model's output is replayed
+                reported = CALLS.get(tuple(item)) if None not in item.values() else None
                 if reported is None:
                     reported = read_call(item)
                 place = len(calls) - 1 + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
@@ -463,101 +465,6 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
         if "tool_calls" not in message and type(message["content"]) is str:
             message["content"] = [{"type": "text", "text": message["content"]}]
     return messages
-
-
-Reported = tuple[tuple[str, str, "LossKind"], ...]
-"""The losses (what, why, kind) an item's bag gives at its part's place."""
-
-_CALLS: dict[tuple[str, ...], Reported] = {}
-_TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
-"""What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
-Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
-takes) and the Chat writer's ``report_foreign``, asked once per shape of item. A bag holds
-each unmapped field under its own key, so what is reported of it depends on the keys alone
-while no value is null (a null is a marker: such an item is read each time). Bounded: the
-admitted keys are a few (:func:`admitted`; a part's, :data:`_TEXT_PART_KEYS`)."""
-_TEXT_PART_KEYS = frozenset({"type", "text", "annotations"})
-"""The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` empty, admitted)."""
-
-
-def read_call(item: dict[str, Any]) -> Reported:
-    """What a replayed function call item's bag gives, read (kept in :data:`_CALLS` when no
-    value is null: :func:`write_messages` looks there first)."""
-    reported = _reported(decode_item(item)[0])
-    if reported is None:  # a loss at another place than the part's: the canonical path's
-        raise UnadmittedError
-    if None not in item.values():
-        _CALLS[tuple(item)] = reported
-    return reported
-
-
-def replayed_text(item: dict[str, Any]) -> tuple[str, Reported] | None:
-    """A typed message item's one text as the reader reads it (a text part holding the
-    item's fields in its bag, which the Chat writer reports and writes as a text) and what
-    its bag gives (None: a message of another shape)."""
-    content = item["content"]
-    if len(content) != 1:
-        return None
-    first = content[0]
-    shape = None
-    if first.keys() <= _TEXT_PART_KEYS and None not in item.values() and None not in first.values():
-        shape = (tuple(item), tuple(first))
-        known = _TEXTS.get(shape, _UNSEEN)
-        if known is None:
-            return None
-        if known is not _UNSEEN:  # the reader's text part's text
-            return first["text"], known
-    read = decode_item(item)
-    part = read[0]
-    found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
-    if shape is not None:
-        _TEXTS[shape] = found
-    return None if found is None else (part["text"], found)
-
-
-_UNSEEN: Any = object()
-"""A shape not read yet (:func:`replayed_text`)."""
-
-_PLAIN_CALL = 4
-"""A function call item's keys with nothing for a bag: type, call_id, name and arguments."""
-_FOREIGN_TEXT = 3
-"""A text part's keys when the reader kept the item's fields on it: type, text and its bag."""
-
-
-def _foreign_text(part: dict[str, Any]) -> bool:
-    """Whether ``part`` is a text part with the Responses reader's bag alone on it (which the
-    Chat writer reports whole and writes nothing of)."""
-    metadata = part.get("provider_metadata")
-    if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
-        return False
-    return len(metadata) == 1 and SOURCE in metadata
-
-
-class _Capture(LossRecorder):
-    """A recorder that keeps the losses reported at one place (:func:`_reported`)."""
-
-    __slots__ = ("at", "elsewhere", "found")
-
-    def __init__(self, at: Steps) -> None:
-        super().__init__()
-        self.at = at
-        self.found: list[tuple[str, str, LossKind]] = []
-        self.elsewhere = False
-
-    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
-        self.elsewhere = self.elsewhere or path != self.at
-        self.found.append((what, why, kind))
-
-
-def _reported(part: dict[str, Any]) -> Reported | None:
-    """What the Chat writer reports of ``part``'s bag (None: a loss at another place than the part's)."""
-    capture = _Capture(_HERE)
-    CHAT_KIT.report_foreign(capture, part.get("provider_metadata"), _HERE)
-    return None if capture.elsewhere else tuple(capture.found)
-
-
-_HERE = ("messages", 0, "content", 0)
-"""The place a shape's losses are read at (each is recorded again at its item's part)."""
 
 
 def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext) -> None:

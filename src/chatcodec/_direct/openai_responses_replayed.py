@@ -1,0 +1,120 @@
+"""What a replayed Responses item's bag gives when the Responses -> OpenAI Chat direct pass
+writes it (:mod:`.openai_responses_to_openai_chat`): an item as a model's output is replayed
+(the Agents SDK's calls with their ``id`` and ``status``, a typed ``message`` of one
+``output_text``) keeps its fields in the reader's bag, which the Chat writer reports at the
+item's part. What is reported depends on the item's keys alone while no value is null, so it
+is read once per shape of item (the reader's ``decode_item``, the writer's ``report_foreign``)
+and repeated at each item's place; the pass's own walk and writing stay in its module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
+from chatcodec._providers.openai_responses.item_reading import decode_item
+from chatcodec._providers.openai_responses.markers import PROVIDER
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossKind
+    from chatcodec.contract import Steps
+
+
+class UnadmittedError(Exception):
+    """A rule answered outside the shapes the pass writes: the canonical path converts the body."""
+
+
+Reported = tuple[tuple[str, str, "LossKind"], ...]
+"""The losses (what, why, kind) an item's bag gives at its part's place."""
+
+CALLS: dict[tuple[str, ...], Reported] = {}
+_TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
+"""What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
+Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
+takes) and the Chat writer's ``report_foreign``, asked once per shape of item. A bag holds
+each unmapped field under its own key, so what is reported of it depends on the keys alone
+while no value is null (a null is a marker: such an item is read each time). Bounded: the
+admitted keys are a few (:func:`admitted`; a part's, :data:`TEXT_PART_KEYS`)."""
+TEXT_PART_KEYS = frozenset({"type", "text", "annotations"})
+"""The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` empty, admitted)."""
+
+
+def read_call(item: dict[str, Any]) -> Reported:
+    """What a replayed function call item's bag gives, read (kept in :data:`CALLS` when no
+    value is null: :func:`write_messages` looks there first)."""
+    reported = _reported(decode_item(item)[0])
+    if reported is None:  # a loss at another place than the part's: the canonical path's
+        raise UnadmittedError
+    if None not in item.values():
+        CALLS[tuple(item)] = reported
+    return reported
+
+
+def replayed_text(item: dict[str, Any]) -> tuple[str, Reported] | None:
+    """A typed message item's one text as the reader reads it (a text part holding the
+    item's fields in its bag, which the Chat writer reports and writes as a text) and what
+    its bag gives (None: a message of another shape)."""
+    content = item["content"]
+    if len(content) != 1:
+        return None
+    first = content[0]
+    shape = None
+    if first.keys() <= TEXT_PART_KEYS and None not in item.values() and None not in first.values():
+        shape = (tuple(item), tuple(first))
+        known = _TEXTS.get(shape, _UNSEEN)
+        if known is None:
+            return None
+        if known is not _UNSEEN:  # the reader's text part's text
+            return first["text"], known
+    read = decode_item(item)
+    part = read[0]
+    found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
+    if shape is not None:
+        _TEXTS[shape] = found
+    return None if found is None else (part["text"], found)
+
+
+_UNSEEN: Any = object()
+"""A shape not read yet (:func:`replayed_text`)."""
+
+PLAIN_CALL = 4
+"""A function call item's keys with nothing for a bag: type, call_id, name and arguments."""
+_FOREIGN_TEXT = 3
+"""A text part's keys when the reader kept the item's fields on it: type, text and its bag."""
+
+
+def _foreign_text(part: dict[str, Any]) -> bool:
+    """Whether ``part`` is a text part with the Responses reader's bag alone on it (which the
+    Chat writer reports whole and writes nothing of)."""
+    metadata = part.get("provider_metadata")
+    if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
+        return False
+    return len(metadata) == 1 and PROVIDER in metadata
+
+
+class _Capture(LossRecorder):
+    """A recorder that keeps the losses reported at one place (:func:`_reported`)."""
+
+    __slots__ = ("at", "elsewhere", "found")
+
+    def __init__(self, at: Steps) -> None:
+        super().__init__()
+        self.at = at
+        self.found: list[tuple[str, str, LossKind]] = []
+        self.elsewhere = False
+
+    def add(self, path: str | Steps, what: str, why: str, kind: LossKind = "content") -> None:
+        self.elsewhere = self.elsewhere or path != self.at
+        self.found.append((what, why, kind))
+
+
+def _reported(part: dict[str, Any]) -> Reported | None:
+    """What the Chat writer reports of ``part``'s bag (None: a loss at another place than the part's)."""
+    capture = _Capture(_HERE)
+    CHAT_KIT.report_foreign(capture, part.get("provider_metadata"), _HERE)
+    return None if capture.elsewhere else tuple(capture.found)
+
+
+_HERE = ("messages", 0, "content", 0)
+"""The place a shape's losses are read at (each is recorded again at its item's part)."""
