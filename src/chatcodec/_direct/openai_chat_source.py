@@ -297,7 +297,7 @@ def without_name(message: dict[str, Any]) -> dict[str, Any]:
     return without
 
 
-def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901 - one pass over its fields
+def _plain_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
     reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
     ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
@@ -324,21 +324,8 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901 - one pass ov
         if reasoning.__class__ is not str:
             return False
         own += 1
-        if (
-            "thinking_blocks" in message
-        ):  # litellm's signed thinking, sent back, proved inline (a call a turn cost more)
-            blocks = message["thinking_blocks"]
-            if blocks.__class__ is not list or not blocks:
-                return False
-            joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-            for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
-                if block.__class__ is not dict or len(block) != 3 or block["signature"].__class__ is not str:
-                    return False
-                kind, thinking = block["type"], block["thinking"]
-                if kind != "thinking" or kind.__class__ is not str or thinking.__class__ is not str:
-                    return False
-                joined += thinking
-            if reasoning != joined:  # the reasoning text is read as their copy: another text is the canonical path's
+        if "thinking_blocks" in message:  # litellm's signed thinking, sent back
+            if not _signed(message["thinking_blocks"], reasoning):
                 return False
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
@@ -356,6 +343,25 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901 - one pass ov
     ):
         return False
     return content is not None if calls is None else _calls(calls)
+
+
+def _signed(blocks: Any, reasoning: str) -> bool:
+    """Whether litellm's ``thinking_blocks`` are Claude's ``thinking`` blocks, each a text and a
+    ``signature`` (as the front takes them), whose texts joined are the turn's ``reasoning``
+    (which the reader reads as their copy: another text is the canonical path's). Kept apart from
+    :func:`_plain_turn`: CPython readies a function's code once a process at a cost in proportion
+    to its size, on a first request's turns, and most turns hold no such blocks."""
+    if blocks.__class__ is not list or not blocks:
+        return False
+    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
+    for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
+        if block.__class__ is not dict or len(block) != 3 or block["signature"].__class__ is not str:
+            return False
+        kind, thinking = block["type"], block["thinking"]
+        if kind != "thinking" or kind.__class__ is not str or thinking.__class__ is not str:
+            return False
+        joined += thinking
+    return reasoning == joined
 
 
 _LITELLM_NULLS = ("function_call", "provider_specific_fields")

@@ -104,12 +104,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         report_developer_roles(admission[0][:1], recorder, CAPABILITIES.display_name)
     try:
         wire, context = begin(payload, found, recorder, noted, admission)
-        return finish(wire, noted.direct_turns(context), found, context)
+        return finish(wire, write_turns(admission[0], context, noted, admission[2]), found, context)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
 
-def write_turns(  # noqa: PLR0915 - one loop
+def write_turns(  # noqa: PLR0912, PLR0915 - one loop
     messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading, general: set[int]
 ) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
@@ -151,15 +151,19 @@ def write_turns(  # noqa: PLR0915 - one loop
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        if role == "assistant" and general and position in general:  # OpenRouter's reasoning details, an index
+        if role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
+            content = message["content"]
+            if results is None and content.__class__ is str and "cache_control" not in message:
+                turns.append({"role": "user", "content": content})
+            else:
+                _user_turn(message, turns, results, index, context, noted=noted)
+        elif general and position in general:  # OpenRouter's reasoning details, an index
             if written is None:
                 written = AssistantTurns(context)
             placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
             turns.append(written.write(decode_assistant(message), index))
-        elif role == "assistant":
-            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         else:
-            _user_turn(message, turns, results, index, context=context, noted=noted)
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None
     if written is not None:  # finished after every turn, as the writer finishes its turns
         _finish(written, turns, placed)
@@ -213,27 +217,25 @@ def _user_turn(
     turns: list[dict[str, Any]],
     results: list[dict[str, Any]] | None,
     index: int,
-    *,
     context: AnthropicContext,
+    *,
     noted: Reading,
 ) -> None:
-    """A user message: a turn of its own, or behind the tool results right before it (``results``,
-    the blocks of the open turn) in their turn. One with a gateway's cache marker is read by
-    the reader's ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the
-    writer's ``contribute_message``, as the canonical path writes it."""
-    content = message["content"]
+    """A user message beyond a text alone (:func:`write_turns` writes that as it is): a turn of
+    its own, or behind the tool results right before it (``results``, the blocks of the open
+    turn) in their turn. One with a gateway's cache marker is read by the reader's
+    ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the writer's
+    ``contribute_message``, as the canonical path writes it."""
     if "cache_control" in message:
         if results is None:  # else behind the results, in their turn (the last)
             turns.append({"role": "user", "content": []})
         if not contribute_message(turns[-1], read_user(message, noted), index, context):
             raise UnadmittedError
     elif results is not None:  # joins their turn, behind them
-        _user_blocks(content, results, ("messages", index, "content"), context)
-    elif type(content) is str:
-        turns.append({"role": "user", "content": content})
+        _user_blocks(message["content"], results, ("messages", index, "content"), context)
     else:
         blocks: list[dict[str, Any]] = []
-        _user_blocks(content, blocks, ("messages", index, "content"), context)
+        _user_blocks(message["content"], blocks, ("messages", index, "content"), context)
         turns.append({"role": "user", "content": blocks})
 
 
@@ -270,17 +272,21 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
 
 
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext, proved: list[bool]) -> Any:
+    """An admitted plain turn's ``content`` (its canonical ``index``): its reasoning (litellm's
+    signed blocks: :func:`_signed_blocks`), its text and its calls, each by the writer's rule at
+    its canonical place; a turn of text alone (an SDK dump's nulls beside it or not) its text as
+    it is, as the writer writes the reader's string content."""
+    thought = message.get("reasoning_content")  # (litellm's thinking_blocks never without it: the walk proved)
+    calls: list[dict[str, Any]] | None = message.get("tool_calls")  # (an SDK dump's null: none)
     content = message.get("content")  # (a turn of calls may leave it out)
-    thought = message.get("reasoning_content")
-    calls: list[dict[str, Any]] | None = message.get("tool_calls")
-    signed = "thinking_blocks" in message
-    if thought is None and calls is None and not signed:
-        return content  # a bare content string stays one
     blocks: list[dict[str, Any]] = []
-    position = 0
-    if signed:  # litellm's signed thinking (and the reasoning text it repeats): the reader's reading of them
-        position = _signed_blocks(message, blocks, index, context, proved)
-    elif thought is not None:
+    if thought is None:
+        if calls is None:
+            return content  # a bare content string stays one
+        position = 0
+    elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
+        position = _signed_blocks(message, blocks, index, context, proved)  # (the reader's reading of them)
+    else:
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
