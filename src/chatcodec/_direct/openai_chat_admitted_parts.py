@@ -5,7 +5,9 @@ parts, images and documents (OpenAI's ``file`` part), a gateway's cache marker o
 Their own module so that the walk's module keeps to its job (which messages a direct path takes)
 within its size; each function is asked once a message or a part, cold on a process's first
 requests, so each is written as a few plain look-ups (``__class__`` tests, no helper call where
-the check is one line)."""
+the check is one line). Each is asked inside the walk, where a key missing from an object proved
+a ``dict`` is the ``KeyError`` of its subscript (a required key: the body is not admitted), so
+a key the front requires is read by subscript, not by ``get``."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ def text_parts(content: Any) -> bool:
     if content.__class__ is not list or not content:
         return False
     for part in content:  # the checks inline (blank, marked_or_bare's bare case): a call each cost more
-        if part.__class__ is not dict or part.get("type") != "text" or part["type"].__class__ is not str:
+        if part.__class__ is not dict or (kind := part["type"]) != "text" or kind.__class__ is not str:
             return False
-        text = part.get("text")
+        text = part["text"]
         if text.__class__ is not str or not text or text.isspace() or (len(part) != 2 and not marked_or_bare(part)):
             return False
     return True
@@ -36,16 +38,16 @@ def marked_or_bare(part: Mapping[str, Any]) -> bool:
     """A part of its type and its value alone (a text part's text, an image's ``image_url``),
     or with a gateway's cache marker beside them (:func:`ephemeral`)."""
     size = len(part)
-    return size == 2 or (size == 3 and ephemeral(part.get("cache_control")))
+    return size == 2 or (size == 3 and ephemeral(part["cache_control"]))
 
 
 def ephemeral(marker: Any) -> bool:
     """The cache marker OpenRouter and litellm document (``{"type": "ephemeral"}``, with a
     ``ttl`` text or without), which the reader reads as a breakpoint (``cache_control.take``);
     any other shape (another type, more fields) is left to the canonical path."""
-    if marker.__class__ is not dict or marker.get("type") != "ephemeral" or marker["type"].__class__ is not str:
+    if marker.__class__ is not dict or (kind := marker["type"]) != "ephemeral" or kind.__class__ is not str:
         return False
-    return len(marker) == 1 or (len(marker) == 2 and marker.get("ttl").__class__ is str)
+    return len(marker) == 1 or (len(marker) == 2 and marker["ttl"].__class__ is str)
 
 
 def user_content(content: Any) -> bool:
@@ -55,19 +57,21 @@ def user_content(content: Any) -> bool:
     if content.__class__ is not list or not content:  # (parts asked first: a tool result's, which is never a text here)
         return content.__class__ is str and content != "" and not content.isspace()
     for part in content:
-        kind = part.get("type") if part.__class__ is dict else None
+        if part.__class__ is not dict:
+            return False
+        kind = part["type"]
         if kind == "text":  # the checks inline (blank, marked_or_bare's bare case): a call each cost more
-            text = part.get("text")
+            text = part["text"]
             if text.__class__ is not str or not text or text.isspace() or (len(part) != 2 and not marked_or_bare(part)):
                 return False
         elif kind == "image_url":
             if (
                 kind.__class__ is not str
                 or (len(part) != 2 and not marked_or_bare(part))
-                or not image(part.get("image_url"))
+                or not image(part["image_url"])
             ):
                 return False
-        elif kind != "file" or kind.__class__ is not str or not marked_or_bare(part) or not file(part.get("file")):
+        elif kind != "file" or kind.__class__ is not str or not marked_or_bare(part) or not file(part["file"]):
             return False
     return True
 
@@ -100,11 +104,11 @@ def image(given: Any) -> bool:
     lone surrogate: :func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`), a known ``detail``."""
     if given.__class__ is not dict:
         return False
-    url = given.get("url")
+    url = given["url"]
     if url.__class__ is not str or not accepted_long_text(url):
         return False
     size = len(given)
     if size == 1:
         return True
-    detail = given.get("detail")
+    detail = given["detail"]
     return size == 2 and detail.__class__ is str and detail in IMAGE_DETAILS

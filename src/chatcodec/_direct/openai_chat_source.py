@@ -334,7 +334,7 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     extra = len(message) - own if calls is None else len(message) - own - 1
     if (
         extra
-        and not (  # litellm's dump's two (_LITELLM_NULLS) asked inline
+        and not (  # litellm's dump's two (function_call, provider_specific_fields) asked inline
             extra == 2
             and message.get("function_call", 0) is None
             and message.get("provider_specific_fields", 0) is None
@@ -364,24 +364,42 @@ def _signed(blocks: Any, reasoning: str) -> bool:
     return reasoning == joined
 
 
-_LITELLM_NULLS = ("function_call", "provider_specific_fields")
-"""The ``null`` fields of litellm's ``Message.model_dump()``, asked first (:func:`_nulls`)."""
-_NULL_ORDER = (*_LITELLM_NULLS, *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)))
-""":data:`SPELLED_NULLS`, litellm's dump's first, then the OpenAI SDK's."""
+_OPENAI_NULLS = ("refusal", "function_call", "annotations", "audio")
+"""The fields of the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` on every assistant turn,
+asked first (:func:`_nulls`)."""
+_OPENAI_COUNT = len(_OPENAI_NULLS)
+_NULL_ORDER = (*_OPENAI_NULLS, *sorted(SPELLED_NULLS.difference(_OPENAI_NULLS)))
+""":data:`SPELLED_NULLS`, the OpenAI SDK's dump's first (litellm's two, ``function_call`` and
+``provider_specific_fields``, are asked inline: :func:`_plain_turn`)."""
 
 
 def _nulls(message: Mapping[str, Any], extra: int) -> bool:
     """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
     (:data:`SPELLED_NULLS`), each ``null`` (or ``[]`` where that is spelling too,
     :data:`SPELLED_EMPTY`: OpenAI's ``"annotations": []``): as many of those present so (a key
-    present is counted once, and none is a turn's own field)."""
-    found = 0
-    for key in _NULL_ORDER:
-        value = message.get(key, 0)
-        if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
-            found += 1
-            if found == extra:
+    present is counted once, and none is a turn's own field: ``tool_calls`` is counted only
+    ``null``). The OpenAI SDK's four (its dump of every answer) are read first, by subscript
+    (free where no key is missing); else each key is looked for, then read (a ``get`` with its
+    default is a method call, the dearer of the two)."""
+    if extra == _OPENAI_COUNT:
+        try:
+            annotations = message["annotations"]
+            if (
+                message["refusal"] is None
+                and message["function_call"] is None
+                and message["audio"] is None
+                and (annotations is None or (annotations.__class__ is list and not annotations))
+            ):
                 return True
+        except KeyError:
+            pass
+    for key in _NULL_ORDER:
+        if key in message:
+            value = message[key]
+            if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
+                extra -= 1
+                if not extra:
+                    return True
     return False
 
 

@@ -51,6 +51,8 @@ from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.history.turns import report_developer_roles
+from chatcodec._providers.kit.cache import encode_cache_control
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -60,7 +62,7 @@ from chatcodec._providers.openai_chat.reasoning import decode_blocks
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.anthropic.encode_context import AnthropicContext
     from chatcodec.contract import Steps
 
@@ -316,8 +318,12 @@ def _signed_blocks(
     text and signature): the request's target model and options decide the rest. So the
     first turn whose blocks both rules write as they came (:func:`_as_came`, with no loss)
     proves that verdict for the request (``proved``), and a later turn with every signature
-    given is written so without asking the rules again; any other turn asks them."""
+    given is written so without asking the rules again; any other turn asks them. The verdict is
+    kept for the process too (:data:`_SIGNED_VERDICTS`, by what decides it), so a later request
+    to the same model asks them of no turn."""
     blocks: list[dict[str, Any]] = message["thinking_blocks"]
+    if not proved and not context.options and _verdict_key(context) in _SIGNED_VERDICTS:
+        proved.append(True)  # proved by an earlier request to the same model
     if proved and all(map(_SIGNATURE, blocks)):  # maps: a generator's or comprehension's frame a turn cost more
         into += map(_as_came, blocks)
         return len(blocks)
@@ -335,7 +341,25 @@ def _signed_blocks(
         into.append(written)
     if came and not proved and context.losses.count() == losses:
         proved.append(True)
+        if not context.options:  # (options given by a stored request: this request's alone)
+            if len(_SIGNED_VERDICTS) >= _MAX_MARKERS:  # (a model is the caller's text)
+                _SIGNED_VERDICTS.clear()
+            _SIGNED_VERDICTS[_verdict_key(context)] = True
     return len(thinking)
+
+
+def _verdict_key(context: AnthropicContext) -> tuple[object, ...]:
+    """What the verdict on litellm's signed blocks depends on beyond the blocks' shape
+    (:func:`_signed_blocks`): the target model (a signature another model made is refused by
+    some), whether a request is written, and the ``unsigned_thinking`` option."""
+    return (context.model, context.for_request, context.unsigned_thinking)
+
+
+_SIGNED_VERDICTS: dict[tuple[object, ...], bool] = forgotten_with_kits({})
+"""The requests (:func:`_verdict_key`) whose writer's rules proved they write litellm's signed
+blocks as they came, with no loss (:func:`_signed_blocks`), kept across requests (an agent sends
+its history to one model every step); forgotten when a kit is made (its declarations decide
+what the writer reports)."""
 
 
 _SIGNATURE = itemgetter("signature")
@@ -372,15 +396,50 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context
 
 def _marked_text(part: dict[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """A text part with a gateway's cache marker beside its type and text alone (the walk proved
-    it ``{"type": "ephemeral"}``), read as the reader's ``decode_text_part`` reads it with nothing
-    else to keep (its ``cache_control.take``: the canonical marker, its spelling marker in the
-    part's bag, attached) and written by the writer's ``encode_part`` (the spelling reported, the
-    marker put on the block as a breakpoint); None for a part of any other shape."""
+    it ``{"type": "ephemeral"}``, with a ``ttl`` text or without), read as the reader's
+    ``decode_text_part`` reads it with nothing else to keep (its ``cache_control.take``: the
+    canonical marker, its spelling marker in the part's bag, attached) and written by the
+    writer's ``encode_part`` (the spelling reported, the marker put on the block as a
+    breakpoint); None for a part of any other shape.
+
+    What those rules answer depends on the marker alone (its ``ttl``), not on the text: the
+    first part of a marker is written by them, and when they gave the text block of the part's
+    text with the marker put on it by the context's ``cache`` (its breakpoint the last noted)
+    and losses below the part's place, that verdict is the marker's (:data:`_MARKED_TEXTS`):
+    a later part of it is its text put in a block by ``cache`` with that canonical marker, the
+    losses repeated."""
     if part["type"] != "text" or len(part) != 3:
         return None
+    ttl = part["cache_control"].get("ttl")
+    known = _MARKED_TEXTS.get(ttl)
+    if known is not None:
+        context.losses.repeat(known[1], at)
+        return context.cache({"type": "text", "text": part["text"]}, known[0], at)
     canonical = {"type": "text", "text": part["text"]}
     bag = {"cache_control": part["cache_control"]}
     take_cache_control(bag, canonical)
     if "cache_control" not in canonical:
         return None
-    return encode_part(SOURCE_KIT.attach(canonical, bag), context, at)
+    marker, losses = canonical["cache_control"], context.losses
+    count = losses.count()
+    block = encode_part(SOURCE_KIT.attach(canonical, bag), context, at)
+    report = losses.below(count, at)
+    if (
+        report is not None
+        and block == {"type": "text", "text": part["text"], "cache_control": encode_cache_control(marker)}
+        and context.breakpoints
+        and context.breakpoints[-1].block is block
+    ):
+        if len(_MARKED_TEXTS) >= _MAX_MARKERS:  # (a ttl is the caller's text)
+            _MARKED_TEXTS.clear()
+        _MARKED_TEXTS[ttl] = (marker, report)
+    return block
+
+
+_MARKED_TEXTS: dict[str | None, tuple[dict[str, Any], list[tuple[Steps, str, str, LossKind]]]] = forgotten_with_kits({})
+"""The verdict on a marked text part by its marker's ``ttl`` (None: none), proved by
+:func:`_marked_text`: the canonical marker the reader reads and the losses the writer's rules
+answered, below the part's place. A function of the marker and of what the kits declare (the
+spelling's report), so kept across requests (a gateway's agents mark their system prompts the
+same way every step) and forgotten when a kit is made."""
+_MAX_MARKERS = 64
