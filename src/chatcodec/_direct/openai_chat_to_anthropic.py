@@ -68,6 +68,8 @@ if TYPE_CHECKING:
 
 TARGET = "anthropic"
 
+_SANITIZE = MAPPING.sanitize
+"""A result's call id as Anthropic takes it (the mapping's cache itself: no attribute looked up a result)."""
 _USER_BLOCKS = frozenset({"document", "image", "text"})
 """The blocks a user part the walk admits is written as by ``encode_part`` (an image, a
 document, a text with a cache marker)."""
@@ -149,7 +151,7 @@ def write_turns(  # noqa: PLR0912, PLR0915 - one loop
                 results.append(_tool_result(message, noted, context, at, names))
             else:  # a call id and a text (an SDK dump's null name beside them)
                 tool_use_id = message["tool_call_id"]
-                sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+                sent = result_id(tool_use_id, context) or _SANITIZE(tool_use_id)
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
@@ -194,7 +196,7 @@ def _tool_result(
     output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
     written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
-    sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+    sent = result_id(tool_use_id, context) or _SANITIZE(tool_use_id)
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
 
 
