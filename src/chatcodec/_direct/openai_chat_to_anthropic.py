@@ -280,17 +280,17 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     signed blocks: :func:`_signed_blocks`), its text and its calls, each by the writer's rule at
     its canonical place; a turn of text alone (an SDK dump's nulls beside it or not) its text as
     it is, as the writer writes the reader's string content."""
-    thought = message.get("reasoning_content")  # (litellm's thinking_blocks never without it: the walk proved)
     calls: list[dict[str, Any]] | None = message.get("tool_calls")  # (an SDK dump's null: none)
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
-    if thought is None:
+    if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
         if calls is None:
             return content  # a bare content string stays one
         position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
         position = _signed_blocks(message, blocks, index, context, proved)  # (the reader's reading of them)
     else:
+        thought = message["reasoning_content"]  # (text: the walk proved it)
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
