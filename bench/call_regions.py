@@ -60,6 +60,7 @@ STEPS = (
     "chatcodec._direct.openai_chat_to_anthropic:begin",
     "chatcodec._direct.openai_chat_to_anthropic:finish",
     "chatcodec._direct.openai_chat_to_anthropic:DirectReading.direct_turns",
+    "chatcodec._direct.openai_chat_to_anthropic:write_turns",
     "chatcodec._direct.top_levels.openai_chat_usual:tools_written_whole",
     "chatcodec._direct.top_levels.openai_chat_usual:_settings",
     "chatcodec._direct.top_levels.openai_chat_to_anthropic:encode_required",

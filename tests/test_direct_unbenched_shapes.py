@@ -5,13 +5,14 @@ body handed back costs the canonical path, 1.5-5x), and what it gives is what th
 From OpenAI Chat, into Anthropic and into Responses: a document (OpenAI's ``file`` part) in a user
 message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl`` on
 a marker, a developer prompt (OpenAI's newer models take the system prompt so), a turn of calls with
-no ``content`` (recorded from the live API's clients). From Responses into OpenAI Chat: Codex's
-typed input messages (``"type": "message"`` on a user, system or developer item), a user's files and
-images (an image without its ``detail``), images and files in a call's output (a screenshot tool's:
-moved to a user message after the run of results, a loss each, as the Chat writer moves them),
-custom (freeform) calls and their outputs (Codex's ``apply_patch``), an assistant message as the
-Agents SDK replays it (``logprobs: []``, its ``id`` and ``status``), and an assistant message
-replayed with its ``phase`` (recorded from the live API:
+no ``content`` (recorded from the live API's clients), the final answer of a task as the OpenAI SDK
+and litellm dump it (a text turn with ``"tool_calls": null`` beside the other nulls). From Responses
+into OpenAI Chat: Codex's typed input messages (``"type": "message"`` on a user, system or developer
+item), a user's files and images (an image without its ``detail``), images and files in a call's
+output (a screenshot tool's: moved to a user message after the run of results, a loss each, as the
+Chat writer moves them), custom (freeform) calls and their outputs (Codex's ``apply_patch``), an
+assistant message as the Agents SDK replays it (``logprobs: []``, its ``id`` and ``status``), and an
+assistant message replayed with its ``phase`` (recorded from the live API:
 ``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the writer
 cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says why.
 """
@@ -89,6 +90,15 @@ SHAPES: dict[str, dict[str, Any]] = {
 SHAPES["the SDK's dump of an answer (annotations [], tool_calls null)"] = _body()
 SHAPES["the SDK's dump of an answer (annotations [], tool_calls null)"]["messages"][2].update(
     annotations=[], refusal=None, audio=None, function_call=None
+)
+_ANSWER = {"role": "assistant", "content": "It is open."}
+SHAPES["the SDK's dump of a final answer (a text turn: tool_calls null)"] = _body()
+SHAPES["the SDK's dump of a final answer (a text turn: tool_calls null)"]["messages"].insert(
+    4, {**_ANSWER, "tool_calls": None, "annotations": [], "refusal": None, "audio": None, "function_call": None}
+)
+SHAPES["litellm's dump of a final answer (a text turn: tool_calls null)"] = _body()
+SHAPES["litellm's dump of a final answer (a text turn: tool_calls null)"]["messages"].insert(
+    4, {**_ANSWER, "tool_calls": None, "function_call": None, "provider_specific_fields": None}
 )
 SHAPES["a turn of calls without content"] = _body()
 del SHAPES["a turn of calls without content"]["messages"][2]["content"]

@@ -283,12 +283,12 @@ def convert_request(
     named = checked_options(target, options) if options else {}
     if not named and not strict and not extra_fields:
         direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
-        given: object = payload
+        given: Any = payload  # (a dict where asked below: ``cast`` is a call, made on every request)
         if direct is not None and given.__class__ is not dict and isinstance(given, _TEXTS):
             given = payload = _parsed(given, source)
         if direct is not None and given.__class__ is dict:  # a body given as SDK objects: the canonical path's
             recorder = LossRecorder()
-            encoded = direct(cast("dict[str, Any]", given), recorder, writer)
+            encoded = direct(given, recorder, writer)
             if encoded is not None:
                 recorder.settle(on_loss, losses)
                 return encoded

@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
+from chatcodec._direct.openai_chat_admitted_parts import ephemeral, text_parts, user_content
 from chatcodec._providers.contract.target_rules import outside_own_ranges
-from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.assistant import decode_assistant
-from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST, IMAGE_DETAILS
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
@@ -156,11 +156,12 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
 def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
     """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
     ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
-    text, text parts or text and image parts (a screenshot tool's: :func:`_user_content`, which
-    takes every list of text parts a system prompt's :func:`_text` takes, as the front takes
+    text, text parts or text and image parts (a screenshot tool's:
+    :func:`~.openai_chat_admitted_parts.user_content`, which takes every list of text parts a
+    system prompt's :func:`~.openai_chat_admitted_parts.text_parts` takes, as the front takes
     them), with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it:
     the reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker
-    (:func:`_ephemeral`)."""
+    (:func:`~.openai_chat_admitted_parts.ephemeral`)."""
     starts: list[int] = []
     start = starts.append
     general: set[int] = set()
@@ -171,21 +172,21 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         role = message["role"]
         if role == "tool":  # most messages of an agent's history: a call id and a text, checked inline
             size = len(message)  # (with an SDK dump's ``"name": null`` too)
-            if type(message["tool_call_id"]) is not str:
-                return None
             content = message["content"]
-            if type(content) is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
+            if message["tool_call_id"].__class__ is not str:
+                return None
+            if content.__class__ is not str or (size != 3 and (size != 4 or message.get("name", 0) is not None)):
                 # beyond them (inline: a call a result cost more): the tool's name or a null, a cache marker
                 if "name" in message:
                     name = message["name"]
-                    if name is not None and type(name) is not str:
+                    if name is not None and name.__class__ is not str:
                         return None
                     size -= 1
                 if "cache_control" in message:
-                    if not _ephemeral(message["cache_control"]):
+                    if not ephemeral(message["cache_control"]):
                         return None
                     size -= 1
-                if size != 3 or (type(content) is not str and not _user_content(content)):
+                if size != 3 or (content.__class__ is not str and not user_content(content)):
                     return None
                 general.add(position)
             if not results:
@@ -202,7 +203,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
                 if not (general_turn(message) and _reasoned_turn(message)):
                     return None
                 general.add(position)
-            called = "tool_calls" in message
+            called = message.get("tool_calls") is not None
         elif role == "user":
             if not _user(message):
                 return None
@@ -212,17 +213,20 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
 
 
 def _system(message: Mapping[str, Any]) -> bool:
-    """A system prompt's text (with an SDK dump's ``"name": null``: :func:`_bare`), or its
-    text parts alone (:func:`_text`: the reader reads those as the message it is); or either,
-    not blank, with a gateway's cache marker on the message (:func:`_ephemeral`), as a user
-    message takes one (:func:`_user`)."""
+    """A system prompt's text (with an SDK dump's ``"name": null`` or without), or its text
+    parts alone (:func:`~.openai_chat_admitted_parts.text_parts`: the reader reads those as the
+    message it is); or either, not blank, with a gateway's cache marker on the message
+    (:func:`~.openai_chat_admitted_parts.ephemeral`), as a user message takes one (:func:`_user`)."""
     content = message["content"]
+    size = len(message)
     if "cache_control" in message:
-        if not _ephemeral(message["cache_control"]) or (type(content) is str and _blank(content)):
+        if not ephemeral(message["cache_control"]) or (content.__class__ is str and (not content or content.isspace())):
             return False
-        size = len(message) - 1
-        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _text(content)
-    return _bare(message, 2) if type(content) is str else len(message) == 2 and _text(content)
+        size -= 1
+        return (size == 2 or (size == 3 and message.get("name", 0) is None)) and text_parts(content)
+    if content.__class__ is str:  # (the closed front takes ``name`` as ``null`` only)
+        return size == 2 or (size == 3 and message.get("name", 0) is None)
+    return size == 2 and text_parts(content)
 
 
 class NamedResults:
@@ -293,50 +297,7 @@ def without_name(message: dict[str, Any]) -> dict[str, Any]:
     return without
 
 
-def _text(content: Any) -> bool:
-    """A text, or a list of text parts (none blank), each with a gateway's cache marker or
-    without (:func:`_ephemeral`): what a system prompt or a tool result sent as parts holds."""
-    if type(content) is str:
-        return True
-    if content.__class__ is not list or not content:
-        return False
-    for part in content:  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
-        if part.__class__ is not dict or part.get("type") != "text" or type(part["type"]) is not str:
-            return False
-        text = part.get("text")
-        if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
-            return False
-    return True
-
-
-def _marked_or_bare(part: Mapping[str, Any]) -> bool:
-    """A part of its type and its value alone (a text part's text, an image's ``image_url``),
-    or with a gateway's cache marker beside them (:func:`_ephemeral`)."""
-    size = len(part)
-    return size == 2 or (size == 3 and _ephemeral(part.get("cache_control")))
-
-
-def _ephemeral(marker: Any) -> bool:
-    """The cache marker OpenRouter and litellm document (``{"type": "ephemeral"}``, with a
-    ``ttl`` text or without), which the reader reads as a breakpoint (``cache_control.take``);
-    any other shape (another type, more fields) is left to the canonical path."""
-    if marker.__class__ is not dict or marker.get("type") != "ephemeral" or type(marker["type"]) is not str:
-        return False
-    return len(marker) == 1 or (len(marker) == 2 and type(marker.get("ttl")) is str)
-
-
-def _bare(message: Mapping[str, Any], fields: int) -> bool:
-    """A message of its ``fields`` only, or with an SDK dump's ``"name": null`` beside them
-    (the closed front takes ``name`` as ``null`` only)."""
-    size = len(message)
-    return size == fields or (size == fields + 1 and message.get("name", 0) is None)
-
-
-def _blank(text: str) -> bool:
-    return not text or text.isspace()
-
-
-def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - one pass over its fields
+def _plain_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
     reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
     ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
@@ -347,70 +308,98 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:  # noqa: C901, PLR0912 - on
     are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
     more a turn than the look-ups of the few fields a turn holds. A turn of calls may leave its
     ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
-    reader reads it as ``null``."""
+    reader reads it as ``null``. A turn of text alone with an SDK dump's nulls (``"tool_calls":
+    null`` among them: the final answer of a task, as the OpenAI SDK's ``model_dump()`` keeps it)
+    is one too: the reader reads its text as a string content where a pair's pass writes a text
+    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``)."""
     try:  # (free where nothing is raised: a look or a method call a turn cost more)
         content = message["content"]
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if content is not None and (type(content) is not str or not content or content.isspace()):  # (_blank)
+    if content is not None and (content.__class__ is not str or not content or content.isspace()):  # (blank)
         return False
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
-        if type(reasoning) is not str:
+        if reasoning.__class__ is not str:
             return False
         own += 1
-        if (
-            "thinking_blocks" in message
-        ):  # litellm's signed thinking, sent back, proved inline (a call a turn cost more)
-            blocks = message["thinking_blocks"]
-            if blocks.__class__ is not list or not blocks:
-                return False
-            joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-            for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
-                if block.__class__ is not dict or len(block) != 3 or type(block["signature"]) is not str:
-                    return False
-                kind, thinking = block["type"], block["thinking"]
-                if kind != "thinking" or type(kind) is not str or type(thinking) is not str:
-                    return False
-                joined += thinking
-            if reasoning != joined:  # the reasoning text is read as their copy: another text is the canonical path's
+        if "thinking_blocks" in message:  # litellm's signed thinking, sent back
+            if not _signed(message["thinking_blocks"], reasoning):
                 return False
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
         return False
-    called = "tool_calls" in message  # (an SDK dump's null there is a turn of text: read otherwise, below)
-    extra = len(message) - own - called
-    litellm = (
-        extra == 2 and message.get("function_call", 0) is None and message.get("provider_specific_fields", 0) is None
-    )
-    if extra and not litellm and not _nulls(message, extra):  # litellm's dump's two (_LITELLM_NULLS) asked inline
+    calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
+    extra = len(message) - own if calls is None else len(message) - own - 1
+    if (
+        extra
+        and not (  # litellm's dump's two (function_call, provider_specific_fields) asked inline
+            extra == 2
+            and message.get("function_call", 0) is None
+            and message.get("provider_specific_fields", 0) is None
+        )
+        and not _nulls(message, extra)
+    ):
         return False
-    if called:
-        return _calls(message["tool_calls"])
-    if extra:  # an SDK dump's nulls: a turn of text alone is read otherwise
-        return content is not None and "reasoning_content" in message
-    return content is not None
+    return content is not None if calls is None else _calls(calls)
 
 
-_LITELLM_NULLS = ("function_call", "provider_specific_fields")
-"""The ``null`` fields of litellm's ``Message.model_dump()``, asked first (:func:`_nulls`)."""
-_NULL_ORDER = (*_LITELLM_NULLS, *sorted(SPELLED_NULLS.difference(_LITELLM_NULLS)))
-""":data:`SPELLED_NULLS`, litellm's dump's first, then the OpenAI SDK's."""
+def _signed(blocks: Any, reasoning: str) -> bool:
+    """Whether litellm's ``thinking_blocks`` are Claude's ``thinking`` blocks, each a text and a
+    ``signature`` (as the front takes them), whose texts joined are the turn's ``reasoning``
+    (which the reader reads as their copy: another text is the canonical path's). Kept apart from
+    :func:`_plain_turn`: CPython readies a function's code once a process at a cost in proportion
+    to its size, on a first request's turns, and most turns hold no such blocks."""
+    if blocks.__class__ is not list or not blocks:
+        return False
+    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
+    for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
+        if block.__class__ is not dict or len(block) != 3 or block["signature"].__class__ is not str:
+            return False
+        kind, thinking = block["type"], block["thinking"]
+        if kind != "thinking" or kind.__class__ is not str or thinking.__class__ is not str:
+            return False
+        joined += thinking
+    return reasoning == joined
+
+
+_OPENAI_NULLS = ("refusal", "function_call", "annotations", "audio")
+"""The fields of the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` on every assistant turn,
+asked first (:func:`_nulls`)."""
+_OPENAI_COUNT = len(_OPENAI_NULLS)
+_NULL_ORDER = (*_OPENAI_NULLS, *sorted(SPELLED_NULLS.difference(_OPENAI_NULLS)))
+""":data:`SPELLED_NULLS`, the OpenAI SDK's dump's first (litellm's two, ``function_call`` and
+``provider_specific_fields``, are asked inline: :func:`_plain_turn`)."""
 
 
 def _nulls(message: Mapping[str, Any], extra: int) -> bool:
     """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
     (:data:`SPELLED_NULLS`), each ``null`` (or ``[]`` where that is spelling too,
     :data:`SPELLED_EMPTY`: OpenAI's ``"annotations": []``): as many of those present so (a key
-    present is counted once, and none is a turn's own field)."""
-    found = 0
-    for key in _NULL_ORDER:
-        value = message.get(key, 0)
-        if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
-            found += 1
-            if found == extra:
+    present is counted once, and none is a turn's own field: ``tool_calls`` is counted only
+    ``null``). The OpenAI SDK's four (its dump of every answer) are read first, by subscript
+    (free where no key is missing); else each key is looked for, then read (a ``get`` with its
+    default is a method call, the dearer of the two)."""
+    if extra == _OPENAI_COUNT:
+        try:
+            annotations = message["annotations"]
+            if (
+                message["refusal"] is None
+                and message["function_call"] is None
+                and message["audio"] is None
+                and (annotations is None or (annotations.__class__ is list and not annotations))
+            ):
                 return True
+        except KeyError:
+            pass
+    for key in _NULL_ORDER:
+        if key in message:
+            value = message[key]
+            if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
+                extra -= 1
+                if not extra:
+                    return True
     return False
 
 
@@ -492,93 +481,32 @@ def _calls(calls: Any, *, indexed: bool = False) -> bool:
     for call in calls:
         if call.__class__ is not dict:
             return False
-        if len(call) != 3 and not (indexed and len(call) == 4 and type(call.get("index")) is int):
+        if len(call) != 3 and not (indexed and len(call) == 4 and call.get("index").__class__ is int):
             return False
         function = call["function"]
         if function.__class__ is not dict or len(function) != 2:
             return False
         if (
             call["type"] != "function"  # the front takes an equal str subclass too: not written, the same
-            or type(call["id"]) is not str
-            or type(function["name"]) is not str
-            or type(function["arguments"]) is not str
+            or call["id"].__class__ is not str
+            or function["name"].__class__ is not str
+            or function["arguments"].__class__ is not str
         ):
             return False
     return True
 
 
 def _user(message: Mapping[str, Any]) -> bool:
-    """A user message of text or parts (:func:`_user_content`), with an SDK dump's ``"name":
-    null`` (:func:`_bare`) and a gateway's cache marker on the message (:func:`_ephemeral`)
-    or without."""
-    if "cache_control" not in message:
-        return _bare(message, 2) and _user_content(message["content"])
-    if not _ephemeral(message["cache_control"]):
-        return False
-    size = len(message) - 1
-    return (size == 2 or (size == 3 and message.get("name", 0) is None)) and _user_content(message["content"])
-
-
-def _user_content(content: Any) -> bool:
-    """Text, or a list of text parts, image parts and document parts (each of the front's
-    closed shape: :func:`_image`, :func:`_file`), none blank, a gateway's cache marker on
-    any of them or not (:func:`_marked_or_bare`)."""
-    if content.__class__ is not list or not content:  # (parts asked first: a tool result's, which is never a text here)
-        return type(content) is str and not _blank(content)
-    for part in content:
-        kind = part.get("type") if part.__class__ is dict else None
-        if kind == "text":  # the checks inline (_blank, _marked_or_bare's bare case): a call each cost more
-            text = part.get("text")
-            if type(text) is not str or not text or text.isspace() or (len(part) != 2 and not _marked_or_bare(part)):
-                return False
-        elif kind == "image_url":
-            if (
-                type(kind) is not str
-                or (len(part) != 2 and not _marked_or_bare(part))
-                or not _image(part.get("image_url"))
-            ):
-                return False
-        elif kind != "file" or type(kind) is not str or not _marked_or_bare(part) or not _file(part.get("file")):
+    """A user message of text or parts (:func:`~.openai_chat_admitted_parts.user_content`), with
+    an SDK dump's ``"name": null`` (the closed front takes ``name`` as ``null`` only) and a
+    gateway's cache marker on the message (:func:`~.openai_chat_admitted_parts.ephemeral`) or
+    without."""
+    size = len(message)
+    if "cache_control" in message:
+        if not ephemeral(message["cache_control"]):
             return False
-    return True
-
-
-_FILE_FIELDS = frozenset({"file_data", "file_id", "filename"})
-"""The fields of a document part's ``file`` object the front takes."""
-
-
-def _file(file: Any) -> bool:
-    """A document part's ``file`` object as the front takes it, with its data (a text) or its
-    Files-API id (:func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`, the
-    front's non-empty rule) and a file name (a text) or none; one of neither (the reader
-    keeps it as it came) is the canonical path's."""
-    if file.__class__ is not dict or not _FILE_FIELDS.issuperset(file):
-        return False
-    if "file_data" in file:
-        if type(file["file_data"]) is not str or ("file_id" in file and not _file_id(file["file_id"])):
-            return False
-    elif "file_id" not in file or not _file_id(file["file_id"]):
-        return False
-    return "filename" not in file or type(file["filename"]) is str
-
-
-def _file_id(file_id: Any) -> bool:
-    return type(file_id) is str and accepted_long_text(file_id)
-
-
-def _image(image: Any) -> bool:
-    """An image part's ``image_url`` object as the front takes it: a URL text (not empty, no
-    lone surrogate: :func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`), a known ``detail``."""
-    if image.__class__ is not dict:
-        return False
-    url = image.get("url")
-    if type(url) is not str or not accepted_long_text(url):
-        return False
-    size = len(image)
-    if size == 1:
-        return True
-    detail = image.get("detail")
-    return size == 2 and type(detail) is str and detail in IMAGE_DETAILS
+        size -= 1
+    return (size == 2 or (size == 3 and message.get("name", 0) is None)) and user_content(message["content"])
 
 
 def tools_written_whole(

@@ -51,6 +51,8 @@ from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.history.turns import report_developer_roles
+from chatcodec._providers.kit.cache import encode_cache_control
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -60,12 +62,14 @@ from chatcodec._providers.openai_chat.reasoning import decode_blocks
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.anthropic.encode_context import AnthropicContext
     from chatcodec.contract import Steps
 
 TARGET = "anthropic"
 
+_SANITIZE = MAPPING.sanitize
+"""A result's call id as Anthropic takes it (the mapping's cache itself: no attribute looked up a result)."""
 _USER_BLOCKS = frozenset({"document", "image", "text"})
 """The blocks a user part the walk admits is written as by ``encode_part`` (an image, a
 document, a text with a cache marker)."""
@@ -104,12 +108,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         report_developer_roles(admission[0][:1], recorder, CAPABILITIES.display_name)
     try:
         wire, context = begin(payload, found, recorder, noted, admission)
-        return finish(wire, noted.direct_turns(context), found, context)
+        return finish(wire, write_turns(admission[0], context, noted, admission[2]), found, context)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 
 
-def write_turns(  # noqa: PLR0915 - one loop
+def write_turns(  # noqa: PLR0912, PLR0915 - one loop
     messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading, general: set[int]
 ) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
@@ -147,19 +151,23 @@ def write_turns(  # noqa: PLR0915 - one loop
                 results.append(_tool_result(message, noted, context, at, names))
             else:  # a call id and a text (an SDK dump's null name beside them)
                 tool_use_id = message["tool_call_id"]
-                sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+                sent = result_id(tool_use_id, context) or _SANITIZE(tool_use_id)
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        if role == "assistant" and general and position in general:  # OpenRouter's reasoning details, an index
+        if role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
+            content = message["content"]
+            if results is None and content.__class__ is str and "cache_control" not in message:
+                turns.append({"role": "user", "content": content})
+            else:
+                _user_turn(message, turns, results, index, context, noted=noted)
+        elif general and position in general:  # OpenRouter's reasoning details, an index
             if written is None:
                 written = AssistantTurns(context)
             placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
             turns.append(written.write(decode_assistant(message), index))
-        elif role == "assistant":
-            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         else:
-            _user_turn(message, turns, results, index, context=context, noted=noted)
+            turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None
     if written is not None:  # finished after every turn, as the writer finishes its turns
         _finish(written, turns, placed)
@@ -188,7 +196,7 @@ def _tool_result(
     output: Any = message["content"]  # a text, or text and image parts (the walk proved them)
     written = output if type(output) is str else _result_parts(output, context, at)  # nothing else on the result
     tool_use_id = message["tool_call_id"]
-    sent = result_id(tool_use_id, context) or MAPPING.sanitize(tool_use_id)
+    sent = result_id(tool_use_id, context) or _SANITIZE(tool_use_id)
     return {"type": "tool_result", "tool_use_id": sent, "content": written}
 
 
@@ -213,27 +221,25 @@ def _user_turn(
     turns: list[dict[str, Any]],
     results: list[dict[str, Any]] | None,
     index: int,
-    *,
     context: AnthropicContext,
+    *,
     noted: Reading,
 ) -> None:
-    """A user message: a turn of its own, or behind the tool results right before it (``results``,
-    the blocks of the open turn) in their turn. One with a gateway's cache marker is read by
-    the reader's ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the
-    writer's ``contribute_message``, as the canonical path writes it."""
-    content = message["content"]
+    """A user message beyond a text alone (:func:`write_turns` writes that as it is): a turn of
+    its own, or behind the tool results right before it (``results``, the blocks of the open
+    turn) in their turn. One with a gateway's cache marker is read by the reader's
+    ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the writer's
+    ``contribute_message``, as the canonical path writes it."""
     if "cache_control" in message:
         if results is None:  # else behind the results, in their turn (the last)
             turns.append({"role": "user", "content": []})
         if not contribute_message(turns[-1], read_user(message, noted), index, context):
             raise UnadmittedError
     elif results is not None:  # joins their turn, behind them
-        _user_blocks(content, results, ("messages", index, "content"), context)
-    elif type(content) is str:
-        turns.append({"role": "user", "content": content})
+        _user_blocks(message["content"], results, ("messages", index, "content"), context)
     else:
         blocks: list[dict[str, Any]] = []
-        _user_blocks(content, blocks, ("messages", index, "content"), context)
+        _user_blocks(message["content"], blocks, ("messages", index, "content"), context)
         turns.append({"role": "user", "content": blocks})
 
 
@@ -270,17 +276,21 @@ def _result_block(message: dict[str, Any], noted: Reading, context: AnthropicCon
 
 
 def _assistant_blocks(message: Mapping[str, Any], index: int, context: AnthropicContext, proved: list[bool]) -> Any:
+    """An admitted plain turn's ``content`` (its canonical ``index``): its reasoning (litellm's
+    signed blocks: :func:`_signed_blocks`), its text and its calls, each by the writer's rule at
+    its canonical place; a turn of text alone (an SDK dump's nulls beside it or not) its text as
+    it is, as the writer writes the reader's string content."""
+    calls: list[dict[str, Any]] | None = message.get("tool_calls")  # (an SDK dump's null: none)
     content = message.get("content")  # (a turn of calls may leave it out)
-    thought = message.get("reasoning_content")
-    calls: list[dict[str, Any]] | None = message.get("tool_calls")
-    signed = "thinking_blocks" in message
-    if thought is None and calls is None and not signed:
-        return content  # a bare content string stays one
     blocks: list[dict[str, Any]] = []
-    position = 0
-    if signed:  # litellm's signed thinking (and the reasoning text it repeats): the reader's reading of them
-        position = _signed_blocks(message, blocks, index, context, proved)
-    elif thought is not None:
+    if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
+        if calls is None:
+            return content  # a bare content string stays one
+        position = 0
+    elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
+        position = _signed_blocks(message, blocks, index, context, proved)  # (the reader's reading of them)
+    else:
+        thought = message["reasoning_content"]  # (text: the walk proved it)
         written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
@@ -310,8 +320,12 @@ def _signed_blocks(
     text and signature): the request's target model and options decide the rest. So the
     first turn whose blocks both rules write as they came (:func:`_as_came`, with no loss)
     proves that verdict for the request (``proved``), and a later turn with every signature
-    given is written so without asking the rules again; any other turn asks them."""
+    given is written so without asking the rules again; any other turn asks them. The verdict is
+    kept for the process too (:data:`_SIGNED_VERDICTS`, by what decides it), so a later request
+    to the same model asks them of no turn."""
     blocks: list[dict[str, Any]] = message["thinking_blocks"]
+    if not proved and not context.options and _verdict_key(context) in _SIGNED_VERDICTS:
+        proved.append(True)  # proved by an earlier request to the same model
     if proved and all(map(_SIGNATURE, blocks)):  # maps: a generator's or comprehension's frame a turn cost more
         into += map(_as_came, blocks)
         return len(blocks)
@@ -329,7 +343,25 @@ def _signed_blocks(
         into.append(written)
     if came and not proved and context.losses.count() == losses:
         proved.append(True)
+        if not context.options:  # (options given by a stored request: this request's alone)
+            if len(_SIGNED_VERDICTS) >= _MAX_MARKERS:  # (a model is the caller's text)
+                _SIGNED_VERDICTS.clear()
+            _SIGNED_VERDICTS[_verdict_key(context)] = True
     return len(thinking)
+
+
+def _verdict_key(context: AnthropicContext) -> tuple[object, ...]:
+    """What the verdict on litellm's signed blocks depends on beyond the blocks' shape
+    (:func:`_signed_blocks`): the target model (a signature another model made is refused by
+    some), whether a request is written, and the ``unsigned_thinking`` option."""
+    return (context.model, context.for_request, context.unsigned_thinking)
+
+
+_SIGNED_VERDICTS: dict[tuple[object, ...], bool] = forgotten_with_kits({})
+"""The requests (:func:`_verdict_key`) whose writer's rules proved they write litellm's signed
+blocks as they came, with no loss (:func:`_signed_blocks`), kept across requests (an agent sends
+its history to one model every step); forgotten when a kit is made (its declarations decide
+what the writer reports)."""
 
 
 _SIGNATURE = itemgetter("signature")
@@ -366,15 +398,50 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context
 
 def _marked_text(part: dict[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any] | None:
     """A text part with a gateway's cache marker beside its type and text alone (the walk proved
-    it ``{"type": "ephemeral"}``), read as the reader's ``decode_text_part`` reads it with nothing
-    else to keep (its ``cache_control.take``: the canonical marker, its spelling marker in the
-    part's bag, attached) and written by the writer's ``encode_part`` (the spelling reported, the
-    marker put on the block as a breakpoint); None for a part of any other shape."""
+    it ``{"type": "ephemeral"}``, with a ``ttl`` text or without), read as the reader's
+    ``decode_text_part`` reads it with nothing else to keep (its ``cache_control.take``: the
+    canonical marker, its spelling marker in the part's bag, attached) and written by the
+    writer's ``encode_part`` (the spelling reported, the marker put on the block as a
+    breakpoint); None for a part of any other shape.
+
+    What those rules answer depends on the marker alone (its ``ttl``), not on the text: the
+    first part of a marker is written by them, and when they gave the text block of the part's
+    text with the marker put on it by the context's ``cache`` (its breakpoint the last noted)
+    and losses below the part's place, that verdict is the marker's (:data:`_MARKED_TEXTS`):
+    a later part of it is its text put in a block by ``cache`` with that canonical marker, the
+    losses repeated."""
     if part["type"] != "text" or len(part) != 3:
         return None
+    ttl = part["cache_control"].get("ttl")
+    known = _MARKED_TEXTS.get(ttl)
+    if known is not None:
+        context.losses.repeat(known[1], at)
+        return context.cache({"type": "text", "text": part["text"]}, known[0], at)
     canonical = {"type": "text", "text": part["text"]}
     bag = {"cache_control": part["cache_control"]}
     take_cache_control(bag, canonical)
     if "cache_control" not in canonical:
         return None
-    return encode_part(SOURCE_KIT.attach(canonical, bag), context, at)
+    marker, losses = canonical["cache_control"], context.losses
+    count = losses.count()
+    block = encode_part(SOURCE_KIT.attach(canonical, bag), context, at)
+    report = losses.below(count, at)
+    if (
+        report is not None
+        and block == {"type": "text", "text": part["text"], "cache_control": encode_cache_control(marker)}
+        and context.breakpoints
+        and context.breakpoints[-1].block is block
+    ):
+        if len(_MARKED_TEXTS) >= _MAX_MARKERS:  # (a ttl is the caller's text)
+            _MARKED_TEXTS.clear()
+        _MARKED_TEXTS[ttl] = (marker, report)
+    return block
+
+
+_MARKED_TEXTS: dict[str | None, tuple[dict[str, Any], list[tuple[Steps, str, str, LossKind]]]] = forgotten_with_kits({})
+"""The verdict on a marked text part by its marker's ``ttl`` (None: none), proved by
+:func:`_marked_text`: the canonical marker the reader reads and the losses the writer's rules
+answered, below the part's place. A function of the marker and of what the kits declare (the
+spelling's report), so kept across requests (a gateway's agents mark their system prompts the
+same way every step) and forgotten when a kit is made."""
+_MAX_MARKERS = 64

@@ -415,23 +415,30 @@ def encode_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[st
     text as the JSON object ``input`` must be, by the rule shared with Bedrock
     (:mod:`chatcodec._providers.kit.tool_arguments`: text that is not an object is wrapped,
     never sent as ``{}``, and reported)."""
+    if len(part) != PLAIN_TOOL_USE or "arguments" not in part:  # a bag (a rejected id), a cache marker
+        return _general_tool_use(part, context, at)  # (apart: code run a few times a request is
+    # quickened by CPython in proportion to its size); its type, id, name, arguments alone: the usual call
     name = part["name"]
-    if (
-        len(part) == PLAIN_TOOL_USE and "arguments" in part
-    ):  # its type, id, name, arguments: no bag (no rejected id), no cache marker
-        sent, ids = _SANITIZE(part["id"]), context.call_ids
-        if sent in ids:  # a repeat: renamed and reported by the rule's one home
-            sent = unique_call_id(sent, part["id"], context, at)
-        else:  # the common call: noted as sent, without a call into the rule
-            ids.add(sent)
-        return {
-            "type": "tool_use",
-            "id": sent,
-            "name": name
-            if name in _ACCEPTED or not context.for_request
-            else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call
-            "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
-        }
+    sent = _SANITIZE(part["id"])
+    ids = context.call_ids
+    if sent in ids:  # a repeat: renamed and reported by the rule's one home
+        sent = unique_call_id(sent, part["id"], context, at)
+    else:  # the common call: noted as sent, without a call into the rule
+        ids.add(sent)
+    return {
+        "type": "tool_use",
+        "id": sent,
+        "name": name
+        if name in _ACCEPTED or not context.for_request
+        else tool_name(name, context.losses, at, PROVIDER),  # a name found valid before: no call
+        "input": input_object(part["arguments"], context.losses, at, "Anthropic"),
+    }
+
+
+def _general_tool_use(part: Part, context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """:func:`encode_tool_use` of a call beyond its type, id, name and arguments: its bag
+    claimed (a signature carried in its id, fields restored), its cache marker put."""
+    name = part["name"]
     metadata = part.get("provider_metadata")
     signature, rest = split_signature(metadata)  # carried in the id: to a client, or back as it came
     if signature and (not context.for_request or KIT.marker(metadata, SIGNED) is True):

@@ -36,6 +36,14 @@ def input_object(arguments: str, losses: LossRecorder, at: Steps, target: str) -
     parsed, exact = read_arguments(arguments)
     if exact and parsed.__class__ is dict:  # the usual call (is_dict's test, inline)
         return parsed
+    return _unusual(arguments, parsed, exact, losses, at, target=target)
+
+
+def _unusual(
+    arguments: str, parsed: Any, exact: bool, losses: LossRecorder, at: Steps, *, target: str
+) -> dict[str, Any]:
+    """:func:`input_object` of a text that is not exactly a JSON object (apart: CPython readies a
+    function's code at a cost in proportion to its size, and the usual call needs none of this)."""
     if is_dict(parsed) and (exact or _finite(parsed)):
         if not exact:
             why = f"{target} takes them as an object: repeated keys or numbers a double cannot hold changed"

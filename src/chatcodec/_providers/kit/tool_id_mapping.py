@@ -61,13 +61,18 @@ class ToolIdMapping:
 
     def _sanitized(self, tool_use_id: str) -> str:
         # accepted (:meth:`_accepts`, inlined: every new id of a body asks); the usual id has
-        # no escape's prefix, so no unescaping is tried
+        # no escape's prefix, so no unescaping is tried; a rewrite apart (:meth:`_rewritten`:
+        # CPython readies a function's code at a cost in proportion to its size)
         if (
             (self.max_length is None or len(tool_use_id) <= self.max_length)
             and self.valid.match(tool_use_id)
             and (not tool_use_id.startswith(PREFIX) or self._original_of(tool_use_id) is None)
         ):
             return tool_use_id
+        return self._rewritten(tool_use_id)
+
+    def _rewritten(self, tool_use_id: str) -> str:
+        """The id :meth:`sanitize` sends for one the provider does not accept: escaped, or hashed."""
         escaped = PREFIX + self.escape_text(tool_use_id)
         if self.max_length is None or len(escaped) <= self.max_length:
             return escaped

@@ -1,0 +1,181 @@
+"""What OpenAI Chat -> Anthropic's direct path proves once and keeps for the process (issue 107): a
+text part with a gateway's cache marker (its writing by the reader's and writer's rules, proved
+on the first part of each marker and replayed for later ones with the losses repeated), and the
+verdict on litellm's signed ``thinking_blocks`` (proved on a request's first signed turn, kept by
+the target model, whether a request is written and the ``unsigned_thinking`` option). Each body
+is written as the canonical path writes it (output, losses, warnings) on the first request and on
+later ones; the later ones are counted to ask the rules no more, and a request the verdict was
+not proved for asks them again."""
+
+from __future__ import annotations
+
+import copy
+import json
+import warnings
+from typing import Any, Literal
+
+import pytest
+
+import chatcodec
+from chatcodec import contract
+from chatcodec._direct import openai_chat_to_anthropic
+from chatcodec._direct.table import canonical_only, direct_path
+from chatcodec._losses import LossRecorder
+
+_MARK = {"type": "ephemeral"}
+_HOUR = {"type": "ephemeral", "ttl": "1h"}
+
+
+def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
+    losses: list[Any] = []
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        output = chatcodec.convert_request(
+            copy.deepcopy(body), source="openai-chat", target="anthropic", on_loss=on_loss, losses=losses
+        )
+    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
+    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
+
+
+def _equal_to_canonical(body: dict[str, Any]) -> None:
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic")) is not None  # taken
+    for on_loss in ("ignore", "warn"):
+        direct = _outcome(body, on_loss)
+        with canonical_only():
+            canonical = _outcome(body, on_loss)
+        assert direct == canonical, on_loss
+
+
+def _text(text: str, marker: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": "text", "text": text} if marker is None else {"type": "text", "text": text, "cache_control": marker}
+
+
+def _marked_body(system: list[dict[str, Any]], user: list[dict[str, Any]], result: Any) -> dict[str, Any]:
+    call = {"id": "call_1", "type": "function", "function": {"name": "open", "arguments": '{"a": 1}'}}
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1000,
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": result},
+            {"role": "user", "content": "Go on."},
+        ],
+    }
+
+
+_MARKED_BODIES = {
+    "a marked system part": _marked_body([_text("You fix bugs.", _MARK), _text("Be terse.")], [_text("Look.")], "ok"),
+    "two markers, two ttls": _marked_body(
+        [_text("You fix bugs.", _HOUR)], [_text("Look.", _MARK), _text("Here.", _HOUR)], "ok"
+    ),
+    "a marked result part": _marked_body([_text("You fix bugs.")], [_text("Look.")], [_text("ok", _MARK)]),
+    "five breakpoints (Anthropic takes four)": _marked_body(
+        [_text("A", _MARK), _text("B", _MARK)], [_text("C", _MARK), _text("D", _HOUR)], [_text("E", _MARK)]
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MARKED_BODIES))
+def test_marked_texts_equal_to_canonical_first_and_later(case: str) -> None:
+    body = _MARKED_BODIES[case]
+    openai_chat_to_anthropic._MARKED_TEXTS.clear()  # first: the rules, then the kept verdicts
+    _equal_to_canonical(body)
+    assert openai_chat_to_anthropic._MARKED_TEXTS
+    _equal_to_canonical(body)
+
+
+def test_a_kept_marker_asks_the_rules_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(openai_chat_to_anthropic, "_MARKED_TEXTS", {})
+    asked: list[object] = []
+    rule = openai_chat_to_anthropic.encode_part
+
+    def counted(part: dict[str, Any], *arguments: Any) -> Any:
+        asked.append(part.get("cache_control"))
+        return rule(part, *arguments)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "encode_part", counted)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    body = _MARKED_BODIES["two markers, two ttls"]
+    first = LossRecorder()
+    assert convert(copy.deepcopy(body), first, chatcodec.get_codec("anthropic")) is not None
+    assert len(asked) == 2  # one part of each marker: the other is the kept verdict's
+    again = LossRecorder()
+    assert convert(copy.deepcopy(body), again, chatcodec.get_codec("anthropic")) is not None
+    assert len(asked) == 2
+    assert [loss.path for loss in again.losses] == [loss.path for loss in first.losses]
+    assert len(again.losses) == 3  # each marker's spelling reported at its own part
+
+
+def _signed_turn(step: int) -> dict[str, Any]:
+    thought = f"Step {step}: read the file."
+    call = {"id": f"call_{step}", "type": "function", "function": {"name": "open", "arguments": '{"a": 1}'}}
+    return {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": thought,
+        "thinking_blocks": [{"type": "thinking", "thinking": thought, "signature": f"sig{step}"}],
+        "tool_calls": [call],
+    }
+
+
+def _signed_body(model: str, steps: int = 3) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You fix bugs."},
+        {"role": "user", "content": "Go."},
+    ]
+    for step in range(steps):
+        messages += [_signed_turn(step), {"role": "tool", "tool_call_id": f"call_{step}", "content": "ok"}]
+    messages.append({"role": "user", "content": "Go on."})
+    return {"model": model, "max_tokens": 1000, "messages": messages}
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
+def test_signed_turns_equal_to_canonical_first_and_later(model: str) -> None:
+    openai_chat_to_anthropic._SIGNED_VERDICTS.clear()
+    _equal_to_canonical(_signed_body(model))
+    assert openai_chat_to_anthropic._SIGNED_VERDICTS
+    _equal_to_canonical(_signed_body(model, steps=4))
+
+
+def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_VERDICTS", {})
+    asked: list[str] = []
+    rule = openai_chat_to_anthropic.encode_thinking
+
+    def counted(part: dict[str, Any], context: Any, at: Any) -> Any:
+        asked.append(context.model)
+        return rule(part, context, at)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "encode_thinking", counted)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    anthropic = chatcodec.get_codec("anthropic")
+    assert convert(_signed_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5"]  # the first turn's block: the later turns' are proved
+    assert convert(_signed_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5"]  # kept: no turn asks
+    assert convert(_signed_body("claude-opus-5-5"), LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5", "claude-opus-5-5"]  # another model: proved again
+
+
+def test_the_kept_verdicts_are_forgotten_when_a_kit_is_made() -> None:
+    """A kit made later declares markers that change what the writer reports of a bag (the
+    name is this test's alone)."""
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    anthropic = chatcodec.get_codec("anthropic")
+    assert convert(copy.deepcopy(_MARKED_BODIES["a marked system part"]), LossRecorder(), anthropic) is not None
+    assert convert(_signed_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    marked = openai_chat_to_anthropic._MARKED_TEXTS
+    signed = openai_chat_to_anthropic._SIGNED_VERDICTS
+    assert marked
+    assert signed
+    contract.ProviderKit("acme-kept-verdicts", meaningful_markers={"_mode": "the server reads it"})
+    assert (marked, signed) == ({}, {})
