@@ -1,9 +1,9 @@
-"""The usual OpenAI Chat request with OpenRouter's own ``reasoning`` and ``usage`` objects beside
-it, into Responses (issue 107): the reader keeps those in its bag unread and the writer reports
-that bag before it writes the input, so the direct top level writes the usual request and
-reports the same bag, first, by the writer's kit. What it gives is what the canonical path (the
-oracle) gives: the output, the losses in their order, or the error; such objects of any other
-value go the general top level."""
+"""The usual OpenAI Chat request with OpenRouter's own ``usage`` object beside it, into Responses
+(issue 107): the reader keeps it in its bag unread and the writer reports that bag before it
+writes the input, so the direct top level writes the usual request and reports the same bag,
+first, by the writer's kit. What it gives is what the canonical path (the oracle) gives: the
+output, the losses in their order, or the error; such an object of any other value, and
+OpenRouter's ``reasoning`` setting (read into canonical ``reasoning``), go the general top level."""
 
 from __future__ import annotations
 
@@ -95,18 +95,18 @@ def _empty_memory() -> None:
 
 
 _KEPT: dict[str, dict[str, Any]] = {
-    "OpenRouter's held-out agent": {"reasoning": {"effort": "high"}, "max_tokens": 32_000, "usage": {"include": True}},
-    "usage first": {"usage": {"include": False}, "reasoning": {"effort": "low"}},
-    "a reasoning budget, streamed": {"reasoning": {"max_tokens": 2048, "exclude": True}, "stream": True},
-    "empty objects": {"reasoning": {}, "usage": {}},
-    "a choice and a temperature": {"reasoning": {"enabled": True}, "tool_choice": "auto", "temperature": 0.3},
+    "OpenRouter's held-out agent": {"max_tokens": 32_000, "usage": {"include": True}},
+    "usage off": {"usage": {"include": False}},
+    "streamed": {"usage": {"include": True}, "stream": True},
+    "an empty object": {"usage": {}},
+    "a choice and a temperature": {"usage": {"include": True}, "tool_choice": "auto", "temperature": 0.3},
     "a reasoning model's temperature (a target rule)": {
         "model": "gpt-5",
-        "reasoning": {"effort": "minimal"},
+        "usage": {"include": True},
         "temperature": 0.2,
     },
-    "a text of no JSON": {"reasoning": {"effort": "\ud800"}},
-    "an integer of no float": {"reasoning": {"max_tokens": 2**80}},
+    "a text of no JSON": {"usage": {"label": "\ud800"}},
+    "an integer of no float": {"usage": {"limit": 2**80}},
 }
 
 
@@ -133,8 +133,17 @@ _OTHER: dict[str, dict[str, Any]] = {
     "a null object": {"reasoning": None},
     "a text": {"reasoning": "high"},
     "a null value": {"usage": {"include": None}},
-    "another field beside": {"reasoning": {"effort": "high"}, "provider": {"order": ["anthropic"]}},
-    "a setting outside OpenAI's range": {"reasoning": {"effort": "high"}, "temperature": 5.0},
+    "another field beside": {"usage": {"include": True}, "provider": {"order": ["anthropic"]}},
+    "a setting outside OpenAI's range": {"usage": {"include": True}, "temperature": 5.0},
+    "OpenRouter's reasoning effort (canonical reasoning)": {
+        "reasoning": {"effort": "high"},
+        "usage": {"include": True},
+    },
+    "a reasoning budget, streamed": {"reasoning": {"max_tokens": 2048, "exclude": True}, "stream": True},
+    "reasoning switched on": {"reasoning": {"enabled": True}, "tool_choice": "auto", "temperature": 0.3},
+    "an empty reasoning object": {"reasoning": {}, "usage": {}},
+    "an effort of no JSON": {"reasoning": {"effort": "\ud800"}},
+    "a budget of no float": {"reasoning": {"max_tokens": 2**80}},
 }
 
 
@@ -152,18 +161,18 @@ def test_the_reader_keeps_them_whole_and_reads_nothing_of_them() -> None:
     from chatcodec._providers.openai_chat import request_fields
 
     assert KEPT_WHOLE.isdisjoint(request_fields._PLANNED_KEYS)  # pyright: ignore[reportPrivateUsage]
-    kept = {"reasoning": {"effort": "high", "max_tokens": 9}, "usage": {"include": True}}
+    kept = {"usage": {"include": True, "max_tokens": 9}}
     read = chatcodec.decode_request("openai-chat", _body(**kept))
     assert read.provider_options is not None
     assert {key: read.provider_options["openai-chat"][key] for key in KEPT_WHOLE} == kept
-    assert (read.reasoning, read.max_tokens) == (None, None)
+    assert read.max_tokens is None
 
 
 def test_kept_beside_splits_a_body_in_its_order() -> None:
     body: dict[str, Any] = {"model": "m", "usage": {"include": True}, "messages": [], "reasoning": {"effort": "high"}}
     assert kept_beside(body) == (
-        {"model": "m", "messages": []},
-        {"usage": {"include": True}, "reasoning": body["reasoning"]},
+        {"model": "m", "messages": [], "reasoning": {"effort": "high"}},
+        {"usage": {"include": True}},
     )
     assert kept_beside({"model": "m", "messages": []}) is None
     assert kept_beside({**body, "usage": {1: True}}) is None  # a key no text
