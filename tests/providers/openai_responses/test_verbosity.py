@@ -102,3 +102,16 @@ def test_canonical_verbosity_is_validated() -> None:
     with pytest.raises(ValidationError, match="'low', 'medium' or 'high'"):
         chatcodec.ChatRequest.model_validate({"messages": [], "verbosity": "loud"})
     assert chatcodec.ChatRequest(verbosity="high").model_dump()["verbosity"] == "high"
+
+
+@pytest.mark.parametrize("target", ["openai-responses", "anthropic", "openai-chat"])
+def test_the_direct_paths_agree_with_the_canonical_path(target: str) -> None:
+    """An agent's usual request with ``verbosity`` beside it: a direct path (``chatcodec._direct``)
+    gives what its oracle, the canonical path, gives."""
+    from chatcodec._direct.table import canonical_only
+
+    tool = {"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}
+    body = {**_CHAT, "tools": [tool], "verbosity": "high", "reasoning": {"effort": "low"}}
+    direct = _convert(body, "openai-chat", target)
+    with canonical_only():
+        assert _convert(body, "openai-chat", target) == direct

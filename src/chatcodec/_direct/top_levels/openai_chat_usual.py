@@ -212,13 +212,13 @@ def _chosen(choice: object) -> bool:
     )
 
 
-KEPT_WHOLE = frozenset({"usage"})
-"""OpenRouter's own top-level object beside the usual fields (its ``usage`` accounting,
-https://openrouter.ai/docs/api-reference/chat-completion), which the OpenAI Chat reader reads
-into nothing: no decoder reads it and the front takes any JSON value there, so the reader keeps
-it in its bag as it came, for a writer to report (:func:`kept_beside`). Its ``reasoning``
-setting is read into canonical ``reasoning`` (``openai_chat/reasoning_object.py``), so a body
-holding it goes the general top level."""
+KEPT_WHOLE = frozenset({"reasoning", "usage"})
+"""OpenRouter's own top-level objects beside the usual fields (its ``reasoning`` setting and its
+``usage`` accounting, https://openrouter.ai/docs/api-reference/chat-completion): the front takes
+any JSON value there; the OpenAI Chat reader keeps ``usage`` in its bag as it came, for a writer
+to report, and reads ``reasoning`` into canonical ``reasoning`` by its own decoder
+(``openai_chat/reasoning_object.py``), keeping what it does not read (:func:`kept_beside`; the
+pair's top level calls that decoder)."""
 
 
 def kept_beside(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
