@@ -110,7 +110,8 @@ def test_exclude_false_is_the_default_and_says_nothing() -> None:
 def test_reasoning_effort_wins_and_the_object_is_kept_as_it_came() -> None:
     body = {**_BODY, "reasoning_effort": "low", "reasoning": {"effort": "high"}}
     read = chatcodec.decode_request("openai-chat", body)
-    assert read.reasoning is not None and read.reasoning.effort == "low"
+    assert read.reasoning is not None
+    assert read.reasoning.effort == "low"
     assert read.provider_options is not None
     assert read.provider_options["openai-chat"]["reasoning"] == {"effort": "high"}
     assert _convert(body, "openai-chat") == (body, [])
