@@ -39,8 +39,8 @@ def read_reasoning_object(
     ``bag``); the wire keys mapped (none when nothing in it has a canonical meaning, or when
     ``reasoning_effort`` was read already). ``efforts``: the canonical efforts (the settings'
     table, which writes this module's object: passed, not imported)."""
-    setting = wire.get(FIELD)
-    if setting.__class__ is not dict or "reasoning" in data:
+    setting = as_dict(wire.get(FIELD))
+    if setting is None or "reasoning" in data:
         return []
     config: dict[str, Any] = {}
     effort = setting.get("effort")
@@ -67,7 +67,7 @@ def read_reasoning_object(
 
 
 def write_reasoning_object(
-    config: Mapping[str, Any], keys: list[Any], wire: dict[str, Any], losses: LossRecorder
+    config: Mapping[str, Any], keys: list[object], wire: dict[str, Any], losses: LossRecorder
 ) -> None:
     """Write canonical reasoning as OpenRouter's object in the order of ``keys`` (the
     :data:`OBJECT_KEYS` marker), over the keys kept from it (already in ``wire``); ``enabled``

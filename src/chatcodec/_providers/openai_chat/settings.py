@@ -23,7 +23,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_strict_schema,
 )
 from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, write_reasoning_object
-from chatcodec.codec_kit import as_dict, effort_word, present_keys, reasoning_for_effort, unmapped_fields
+from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading
@@ -51,8 +51,8 @@ def encode_settings(
     losses = context.losses
     reasoning = request.get("reasoning")
     if reasoning is not None:
-        keys = bag.get(OBJECT_KEYS)
-        if isinstance(keys, list):  # it came as OpenRouter's object: written back so
+        keys = as_list(bag.get(OBJECT_KEYS))
+        if keys is not None:  # it came as OpenRouter's object: written back so
             write_reasoning_object(reasoning, keys, wire, losses)
         else:
             _encode_reasoning(reasoning, wire, losses)
