@@ -1,9 +1,11 @@
 """The usual OpenAI Chat request with OpenRouter's own ``reasoning`` and ``usage`` objects beside
-it, into Responses (issue 107): the reader keeps those in its bag unread and the writer reports
-that bag before it writes the input, so the direct top level writes the usual request and
-reports the same bag, first, by the writer's kit. What it gives is what the canonical path (the
-oracle) gives: the output, the losses in their order, or the error; such objects of any other
-value go the general top level."""
+it, into Responses (issue 107): the reader keeps ``usage`` in its bag unread and reads
+``reasoning`` into canonical reasoning by its own decoder (what it does not read kept in the
+bag), and the writer reports that bag before it writes the input, so the direct top level
+writes the usual request, the reasoning by the writer's ``encode_settings``, and reports the
+same bag, first, by the writer's kit. What it gives is what the canonical path (the oracle)
+gives: the output, the losses in their order, or the error; such objects of any other value go
+the general top level."""
 
 from __future__ import annotations
 
@@ -121,8 +123,28 @@ def test_the_kept_objects_are_reported_as_the_canonical_path_reports_them(
     assert rows == [expected] * 3
     output, losses = cast("tuple[dict[str, Any], list[Loss]]", rows[0])
     assert list(output) == list(expected[0])  # the writer's order of fields too
-    assert losses[0].path == "$.provider_options"  # the bag's report first, as the writer claims it first
-    assert losses[0].what == f"openai-chat data {sorted(set(fields) & KEPT_WHOLE)}"
+    reported = [loss for loss in losses if loss.path == "$.provider_options"]
+    if reported:  # the bag's report first, as the writer claims it first
+        assert losses[0] is reported[0]
+    if "usage" in fields:
+        assert "'usage'" in losses[0].what
+    read = _READ.get(_name(fields))
+    if read is not None:  # OpenRouter's reasoning, read as canonical reasoning: written
+        assert output["reasoning"] == read
+        assert ("'reasoning'" in losses[0].what) is ("exclude" in fields["reasoning"])
+
+
+def _name(fields: dict[str, Any]) -> str:
+    return next(name for name, value in _KEPT.items() if value == fields)
+
+
+_READ: dict[str, dict[str, Any]] = {
+    "OpenRouter's held-out agent": {"effort": "high"},
+    "usage first": {"effort": "low"},
+    "a reasoning budget, streamed": {"effort": "low"},
+    "a choice and a temperature": {"effort": "medium"},
+}
+"""The Responses ``reasoning`` each case's OpenRouter object is written as."""
 
 
 _OTHER: dict[str, dict[str, Any]] = {
@@ -146,17 +168,20 @@ def test_other_values_go_the_general_top_level(fields: dict[str, Any], monkeypat
     assert general.count == 1
 
 
-def test_the_reader_keeps_them_whole_and_reads_nothing_of_them() -> None:
-    """The fact the direct top level stands on, asked of the reader: no decoder reads those keys
-    and the reading keeps them in its bag as they came."""
+def test_the_reader_keeps_usage_whole_and_reads_reasoning_by_its_decoder() -> None:
+    """The facts the direct top level stands on, asked of the reader: no decoder reads ``usage``,
+    kept in its bag as it came; ``reasoning`` is read by the decoder the top level calls."""
     from chatcodec._providers.openai_chat import request_fields
 
-    assert KEPT_WHOLE.isdisjoint(request_fields._PLANNED_KEYS)  # pyright: ignore[reportPrivateUsage]
-    kept = {"reasoning": {"effort": "high", "max_tokens": 9}, "usage": {"include": True}}
+    assert "usage" not in request_fields._PLANNED_KEYS  # pyright: ignore[reportPrivateUsage]
+    assert "reasoning" in request_fields._PLANNED_KEYS  # pyright: ignore[reportPrivateUsage]
+    kept = {"reasoning": {"effort": "high", "exclude": True}, "usage": {"include": True}}
     read = chatcodec.decode_request("openai-chat", _body(**kept))
     assert read.provider_options is not None
-    assert {key: read.provider_options["openai-chat"][key] for key in KEPT_WHOLE} == kept
-    assert (read.reasoning, read.max_tokens) == (None, None)
+    assert read.provider_options["openai-chat"]["usage"] == kept["usage"]
+    assert read.provider_options["openai-chat"]["reasoning"] == {"exclude": True}
+    assert read.reasoning is not None
+    assert (read.reasoning.effort, read.max_tokens) == ("high", None)
 
 
 def test_kept_beside_splits_a_body_in_its_order() -> None:

@@ -70,7 +70,7 @@ TOOL_FIELDS = ("tools", "provider_tools", "tool_choice", "parallel_tool_calls")
 
 SETTINGS = (
     *("max_tokens", "temperature", "stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
-    *("reasoning", "response_format"),
+    *("reasoning", "response_format", "verbosity"),
 )
 """The request's sampling, reasoning and output-format settings (log probability settings are
 reported by the codec, as for every format without them)."""

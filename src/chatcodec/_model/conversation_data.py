@@ -147,6 +147,7 @@ class ChatRequestData(TypedDict, closed=True):
     top_logprobs: NotRequired[int]
     reasoning: NotRequired[ReasoningConfigData]
     response_format: NotRequired[ResponseFormatData]
+    verbosity: NotRequired[Literal["low", "medium", "high"]]
     stream: NotRequired[bool]
     cache_control: NotRequired[CacheControlData]
     metadata: NotRequired[dict[str, JsonValue]]

@@ -53,6 +53,10 @@ type checker sees ``float``, which an ``int`` is; validation and errors are a fl
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 """Effort levels across providers: OpenAI's ``none``..``xhigh`` and Anthropic's ``max``."""
 
+Verbosity = Literal["low", "medium", "high"]
+"""How long and detailed an answer should be: OpenAI's words (openai 3.54
+``CompletionCreateParams.verbosity``, ``ResponseTextConfigParam.verbosity``)."""
+
 
 def _no_messages() -> list[AnyMessage]:
     return []
@@ -138,6 +142,11 @@ class ChatRequest(CanonicalModel):
     """Reasoning settings; ``None``: provider default."""
     response_format: ResponseFormat | None = omitted_when_none()
     """Required shape of the answer; ``None``: free text."""
+    verbosity: Verbosity | None = omitted_when_none()
+    """How long and detailed the answer should be (OpenAI Chat ``verbosity``, Responses
+    ``text.verbosity``; ``None``: the model's default, ``medium`` at OpenAI). It tunes the
+    answer's length, not the thinking (Anthropic's ``effort`` and Gemini's thinking level are
+    reasoning settings), so a format with no such setting reports it."""
     stream: bool | None = omitted_when_none()
     """Whether the response is streamed."""
     cache_control: CacheControl | None = omitted_when_none()

@@ -396,6 +396,7 @@ def _chat_requests() -> st.SearchStrategy[ChatRequest]:
         top_logprobs=optional(st.integers(min_value=0, max_value=20)),
         reasoning=optional(reasoning_configs()),
         response_format=optional(response_formats()),
+        verbosity=optional(st.sampled_from(("low", "medium", "high"))),
         stream=optional(st.booleans()),
         cache_control=optional(cache_controls()),
         metadata=optional(json_objects()),

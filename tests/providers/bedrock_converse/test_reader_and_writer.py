@@ -325,7 +325,7 @@ def test_tool_result_status_follows_the_option(status: str | None) -> None:
 
 @pytest.mark.parametrize("setting", UNSUPPORTED)
 def test_settings_converse_has_no_field_for_are_reported(setting: str) -> None:
-    value = {"top_k": 5, "metadata": {"user": "u"}, "stream": True}.get(setting, 1)
+    value = {"top_k": 5, "metadata": {"user": "u"}, "stream": True, "verbosity": "low"}.get(setting, 1)
     request = chatcodec.ChatRequest.model_validate({"messages": [{"role": "user", "content": "hi"}], setting: value})
     _, data, losses = _written(request.model_dump())
     assert data == json.dumps({"messages": [{"role": "user", "content": [{"text": "hi"}]}]})

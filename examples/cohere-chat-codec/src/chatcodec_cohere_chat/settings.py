@@ -23,7 +23,7 @@ SETTINGS = {
 }
 """Wire key -> canonical field."""
 
-_UNSENT = ("reasoning", "response_format", "user", "service_tier", "metadata")
+_UNSENT = ("reasoning", "response_format", "verbosity", "user", "service_tier", "metadata")
 """Canonical settings this wire has no field for in their canonical shape (``logprobs`` and
 ``top_logprobs`` are reported by the codec itself, from the capabilities)."""
 

@@ -12,9 +12,10 @@ rules of each field, each called where it lives, in the order and places the Res
 ``encode_knobs``, ``encode_functions`` (the tools) and ``encode_choice``, the target rules. The
 tools an agent sends with every request are written once: the written list is kept beside their
 reading as one ``marshal`` text when it was written with no loss, and a request of the same
-tools takes one ``loads`` of it. OpenRouter's own ``reasoning`` and ``usage`` objects beside
-them, which the reader keeps in its bag unread, are that bag reported by the writer's kit, as
-the writer reports it.
+tools takes one ``loads`` of it. OpenRouter's own ``usage`` object beside them, which the reader
+keeps in its bag unread, is that bag reported by the writer's kit, as the writer reports it; its
+``reasoning`` object is read by the reader's own decoder (``read_reasoning_object``) and written
+by the writer's ``encode_settings``, what the decoder leaves in the bag reported with it.
 
 Any other body goes the pair's general top level (:func:`~.openai_chat_source.write_directly`),
 and a rule that raises on the way hands the conversion to the canonical path, the oracle.
@@ -31,10 +32,13 @@ from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, kep
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
+from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
+from chatcodec._providers.openai_chat.settings import EFFORTS
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.request import IDENTITY_SETTINGS, encode_identity, encode_knobs
+from chatcodec._providers.openai_responses.settings import encode_settings
 from chatcodec._providers.openai_responses.tools import encode_choice, encode_functions
 
 if TYPE_CHECKING:
@@ -78,8 +82,8 @@ def write(
     kit first, as the writer claims its bag before it writes the input; ``model``, the
     ``input`` items the pair's pass writes (``items``: ``noted``'s, the pair's reading),
     ``max_output_tokens``, the sampling settings and ``stream`` (``encode_knobs``), ``tools``,
-    ``tool_choice``, ``parallel_tool_calls``, then the target rules. A rule may raise: the
-    caller hands the conversion back."""
+    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` (``encode_settings``), then the target
+    rules. A rule may raise: the caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -94,6 +98,8 @@ def write(
         reading=noted,
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    if "reasoning" in kept:
+        kept = _read_reasoning(kept, canonical)
     claim_bag(found, TARGET_KIT.claim, recorder, kept)  # the reader's bag of the request, claimed first
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
@@ -104,10 +110,24 @@ def write(
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, recorder)
+    if "reasoning" in canonical:
+        encode_settings(canonical, wire, {}, context)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
     return wire
+
+
+def _read_reasoning(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mapping[str, Any]:
+    """OpenRouter's ``reasoning`` object of ``kept`` read as the reader reads it (its decoder, into
+    ``canonical``); the fields kept beside the usual request then, with what the decoder keeps in
+    the reader's bag in its place (``exclude: true``, its marker), as the reader's bag holds them."""
+    data: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    if not read_reasoning_object(dict(kept), data, bag, EFFORTS):
+        return kept  # nothing of it read: kept whole, reported
+    canonical["reasoning"] = data["reasoning"]
+    return {**{key: value for key, value in kept.items() if key != "reasoning"}, **bag}
 
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:

@@ -214,10 +214,11 @@ def _chosen(choice: object) -> bool:
 
 KEPT_WHOLE = frozenset({"reasoning", "usage"})
 """OpenRouter's own top-level objects beside the usual fields (its ``reasoning`` setting and its
-``usage`` accounting, https://openrouter.ai/docs/api-reference/chat-completion), which the
-OpenAI Chat reader reads into nothing: no decoder reads them and the front takes any JSON value
-there, so the reader keeps them in its bag as they came, for a writer to report
-(:func:`kept_beside`)."""
+``usage`` accounting, https://openrouter.ai/docs/api-reference/chat-completion): the front takes
+any JSON value there; the OpenAI Chat reader keeps ``usage`` in its bag as it came, for a writer
+to report, and reads ``reasoning`` into canonical ``reasoning`` by its own decoder
+(``openai_chat/reasoning_object.py``), keeping what it does not read (:func:`kept_beside`; the
+pair's top level calls that decoder)."""
 
 
 def kept_beside(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:

@@ -302,11 +302,27 @@ def _block(
     if kind == "thinking":
         return _thinking(part, bag, context, at)
     if kind in _BLOCK_OF:
-        return _media(part, bag)
+        block = _media(part, bag)
+        _report_unheld(part, block, context, at)
+        return block
     if kind == "opaque" and part["provider"] == PROVIDER:
         return dict(part["data"])
     context.losses.add(at, f"{kind} part", f"LangChain has no block for a {kind} part")
     return None
+
+
+_HELD = (("detail", "image detail"), ("title", "document title"), ("filename", "document filename"))
+"""A media part's fields some block holds and another does not: OpenAI's ``image_url`` a detail,
+a standard ``file`` block a filename, a ``text-plain`` block a title."""
+
+
+def _report_unheld(part: Mapping[str, Any], block: dict[str, Any], context: EncodeContext, at: Steps) -> None:
+    """A loss for each of :data:`_HELD` the part has and the block written keeps nowhere (OpenAI's
+    shapes hold theirs in the object named by the block's type)."""
+    held = as_dict(block.get(block["type"])) or block
+    for key, what in _HELD:
+        if part.get(key) is not None and key not in held:
+            context.losses.add((*at, key), what, f"a LangChain {block['type']} block keeps none")
 
 
 def _thinking(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:

@@ -16,7 +16,7 @@ SETTINGS = {"maxTokens": "max_tokens", "temperature": "temperature", "stopSequen
 
 _UNSENT = (
     *("top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
-    *("reasoning", "response_format", "user", "service_tier"),
+    *("reasoning", "response_format", "verbosity", "user", "service_tier"),
 )
 """Canonical settings this wire has no field for (``logprobs`` and ``top_logprobs`` are
 reported by the codec itself, from the capabilities)."""

@@ -32,7 +32,10 @@ from chatcodec.contract import DecodeContext, EncodeContext
 
 TITLE = "Nova request"
 _MAPPED = ("messages", "inferenceConfig", "toolConfig", "reasoningConfig")
-_UNSENT = ("frequency_penalty", "presence_penalty", "seed", "metadata", "stream", "response_format", "cache_control")
+_UNSENT = (
+    *("frequency_penalty", "presence_penalty", "seed", "verbosity"),
+    *("metadata", "stream", "response_format", "cache_control"),
+)
 """Canonical request fields Nova's body has no place for (reported when set)."""
 _ORDER = ("schemaVersion", "system", "messages", "inferenceConfig", "toolConfig", "reasoningConfig")
 

@@ -141,6 +141,8 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
             wire["serviceTier"] = written
     report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
     report_user(request.get("user"), losses, "Gemini")
+    if request.get("verbosity") is not None:  # thinkingLevel is the thinking's, not the answer's length
+        losses.add(("verbosity",), "verbosity", "Gemini has no verbosity setting", "setting")
     return snake_cased(wire, bag.get(SNAKE))
 
 

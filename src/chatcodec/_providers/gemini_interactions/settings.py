@@ -29,7 +29,7 @@ LEVELS = frozenset({"minimal", "low", "medium", "high", "xhigh"})
 
 _SUMMARIES = {"auto": True, "none": False}
 _JSON = "application/json"
-_UNSENT = ("top_k", "frequency_penalty", "presence_penalty")
+_UNSENT = ("top_k", "frequency_penalty", "presence_penalty", "verbosity")
 
 
 def decode_settings(

@@ -42,6 +42,7 @@ This provider's own:
 - ``null_spelling``: the ``null`` message fields of an OpenAI SDK dump, kept as spelling.
 - ``reasoning``: the compatible servers' three reasoning fields and reasoning content part, both
   ways.
+- ``reasoning_object``: OpenRouter's ``reasoning`` setting object <-> canonical ``reasoning``.
 - ``request_fields``: the top-level fields of a request, read into canonical data.
 - ``top_level_reading``: the usual request's tools and a client's settings beside it, read for a
   direct path's top level by this reader's front and decoders.

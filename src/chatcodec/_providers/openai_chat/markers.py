@@ -30,6 +30,9 @@ meaning; another provider drops them without a report):
                        ``{"type": "file", "file_id"}`` part, written back so with no server
                        named (``server_media.py``)
 ``_stop``              ``"string"`` when ``stop`` was one string, not a list
+``_reasoning_keys``    the keys of OpenRouter's ``reasoning`` object in their order: it came as
+                       that object, not ``reasoning_effort``, so it goes back as one
+                       (``reasoning_object.py``)
 ``_empty_result``      on a tool result: its tool message's ``content`` was ``[]``, read as the
                        empty text (the same no output; OpenAI refuses ``[]``, ``messages.py``)
 ``_no_refusal``        on a choice or a text delta: its ``logprobs`` had no ``refusal`` key

@@ -174,8 +174,8 @@ def ask_for_usage(request: Mapping[str, Any], wire: dict[str, Any], bag: dict[st
 def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, wire: dict[str, Any]) -> None:
     """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
     token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
-    ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user`` and
-    ``service_tier``; ``top_k`` reported."""
+    ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user``,
+    ``service_tier`` and ``verbosity``; ``top_k`` reported."""
     losses = context.losses
     write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
@@ -197,6 +197,9 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
         written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
         if written is not None:
             wire["service_tier"] = written
+    verbosity = request.get("verbosity")
+    if verbosity is not None:
+        wire["verbosity"] = verbosity
 
 
 def write_as_they_are(request: Mapping[str, Any], wire: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
+from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
 from chatcodec.codec_kit import (
     ABSENT_MARKER,
     as_count,
@@ -101,6 +102,14 @@ _SETTINGS_KEYS = (("reasoning", "reasoning_effort"), ("response_format", "respon
 _SETTINGS_WIRE_KEYS = frozenset(key for _, key in _SETTINGS_KEYS)
 
 
+def _decode_reasoning_object(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """OpenRouter's ``reasoning`` object, after ``reasoning_effort`` (which wins: the object is
+    then kept as it came): :mod:`~chatcodec._providers.openai_chat.reasoning_object`."""
+    return read_reasoning_object(wire, data, bag, settings.EFFORTS)
+
+
 NEUTRAL: dict[str, object] = {"n": 1, "store": False}
 """Fields whose value here is what every other provider does anyway (one answer, nothing
 stored): kept as the pure-spelling marker ``_defaults``, so an
@@ -163,6 +172,24 @@ def _decode_identity(
     return mapped
 
 
+VERBOSITY = ("low", "medium", "high")
+"""The canonical :data:`~chatcodec._model.request.Verbosity` words (openai 3.54
+``CompletionCreateParams.verbosity``), spelled out so the decoder loads no model (a test checks
+they are the type's)."""
+
+
+def _decode_verbosity(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """``verbosity``, the canonical field of the same name (Responses holds it as
+    ``text.verbosity``); another word stays in the request's leftovers, sent back as it came."""
+    verbosity = wire.get("verbosity")
+    if verbosity.__class__ is str and verbosity in VERBOSITY:
+        data["verbosity"] = verbosity
+        return ["verbosity"]
+    return []
+
+
 STREAM_OPTIONS = "stream_options"
 ASK_FOR_USAGE = {"include_usage": True}
 """What a streaming request gets by default: OpenAI Chat sends a stream's usage only when
@@ -192,9 +219,11 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset(MAX_TOKENS_KEYS), _decode_max_tokens),
     (frozenset({"stop"}), _decode_stop),
     (_SETTINGS_WIRE_KEYS, _decode_settings),
+    (frozenset({"reasoning"}), _decode_reasoning_object),
     (frozenset({"logprobs", "top_logprobs"}), _decode_logprobs),
     (frozenset({"metadata"}), _decode_metadata),
     (frozenset({"user", "service_tier"}), _decode_identity),
+    (frozenset({"verbosity"}), _decode_verbosity),
     (frozenset(NEUTRAL), _decode_defaults),
     (frozenset({"stream"}), _decode_stream_options),
 )

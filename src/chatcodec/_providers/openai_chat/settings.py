@@ -4,7 +4,8 @@ OpenAI Chat has one reasoning knob, ``reasoning_effort``: it reads as reasoning 
 at that effort (``none``: off), so it reaches Claude as thinking. Another provider's
 thinking is written as an effort (``none`` when disabled, a budget by the table in
 :mod:`chatcodec._providers.kit.reasoning`, adaptive thinking as ``high``, each reported); a
-summary setting or ``include_thoughts`` is a loss. ``response_format``
+summary setting or ``include_thoughts`` is a loss. OpenRouter's ``reasoning`` object is read and
+written by :mod:`.reasoning_object` (written back as an object when it came as one). ``response_format``
 is ``text``, ``json_object`` or ``json_schema`` (its ``schema`` is the canonical
 ``json_schema``); other types, and an effort this library does not know, stay in the
 request's leftovers and go back as they came.
@@ -21,7 +22,8 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec.codec_kit import as_dict, effort_word, present_keys, reasoning_for_effort, unmapped_fields
+from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, write_reasoning_object
+from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
     from chatcodec.contract import DecodeContext, EncodeContext, LossRecorder, Reading
@@ -49,7 +51,11 @@ def encode_settings(
     losses = context.losses
     reasoning = request.get("reasoning")
     if reasoning is not None:
-        _encode_reasoning(reasoning, wire, losses)
+        keys = as_list(bag.get(OBJECT_KEYS))
+        if keys is not None:  # it came as OpenRouter's object: written back so
+            write_reasoning_object(reasoning, keys, wire, losses)
+        else:
+            _encode_reasoning(reasoning, wire, losses)
     response_format = request.get("response_format")
     if response_format is not None:
         as_sent = bag.get(FORMAT_AS_SENT)

@@ -3,7 +3,7 @@
 ``instructions`` is a leading system message (marked, so it goes back to
 ``instructions``, not into ``input``); ``input`` as one string is one user message
 (marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
-``max_tokens``; ``reasoning`` and ``text.format`` are the canonical settings;
+``max_tokens``; ``reasoning``, ``text.format`` and ``text.verbosity`` are the canonical settings;
 ``user``, a ``service_tier`` Responses has, ``top_logprobs`` and the ``include`` entry
 ``message.output_text.logprobs`` (``logprobs``) are the canonical ones; every other
 top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,

@@ -4,7 +4,8 @@
 ``reasoning.summary`` (``auto``, ``concise``, ``detailed``) are canonical fields; the
 deprecated ``generate_summary`` and anything else stay in the bag. Structured output is
 ``text.format`` (``json_schema`` flat: ``name``, ``schema``, ``description``, ``strict``;
-``json_object``; ``text``), and ``text.verbosity`` stays in the bag. What canonical can say
+``json_object``; ``text``), and ``text.verbosity`` is the canonical ``verbosity`` (OpenAI Chat's
+top-level ``verbosity``; another word stays in the bag). What canonical can say
 and Responses cannot say is written as the closest effort (``none`` for thinking disabled,
 a budget by the table in :mod:`chatcodec._providers.kit.reasoning`, adaptive thinking as
 ``high``), reported; an effort reads as reasoning switched on at that effort, so it reaches
@@ -39,6 +40,9 @@ _EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"
 """Responses' efforts; ``max`` since 2026 (openai 3.54 ``shared_params/reasoning.py``,
 https://www.openrouter.ai/docs/cookbook/evaluate-and-optimize/model-migrations/gpt-5-6)."""
 _SUMMARIES = frozenset({"auto", "concise", "detailed"})
+_VERBOSITY = frozenset({"low", "medium", "high"})
+"""The canonical :data:`~chatcodec._model.request.Verbosity` words (openai 3.54
+``ResponseTextConfigParam.verbosity``)."""
 _AT_BAG = ("provider_options", PROVIDER)
 """Where a request's kept fields are, for an error about one of them."""
 _FORMAT_KEYS = (("name", "name"), ("description", "description"), ("schema", "json_schema"), ("strict", "strict"))
@@ -77,6 +81,12 @@ def _check_reasoning(reasoning: dict[str, Any]) -> None:
 
 
 def _decode_text(text: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
+    verbosity = text.get("verbosity")
+    if verbosity.__class__ is str and verbosity in _VERBOSITY:
+        canonical["verbosity"] = verbosity
+        text = {key: value for key, value in text.items() if key != "verbosity"}
+        if not text:  # the verbosity alone: written again from canonical
+            return
     fields = as_dict(text.get("format"))
     response_format = None if fields is None else _decode_format(fields)
     if fields is None or response_format is None:
@@ -111,20 +121,23 @@ def _decode_format(fields: dict[str, Any]) -> dict[str, Any] | None:
 def encode_settings(
     request: Mapping[str, Any], wire: dict[str, Any], bag: dict[str, Any], context: EncodeContext
 ) -> None:
-    """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them)."""
+    """Write ``reasoning`` and ``text`` (the bag's leftovers first, canonical over them: the
+    format and the verbosity)."""
     losses = context.losses
     reasoning = request.get("reasoning")
     if reasoning is not None:
         written = {**restore_fields(kept_object(bag, "reasoning", _AT_BAG, PROVIDER)), **_reasoning(reasoning, losses)}
         if written or "reasoning" in bag:
             wire["reasoning"] = written
-    response_format = request.get("response_format")
-    if response_format is None and "text" not in wire and "text" not in bag:
+    response_format, verbosity = request.get("response_format"), request.get("verbosity")
+    if response_format is None and verbosity is None and "text" not in wire and "text" not in bag:
         return
     text = kept_object(wire, "text", _AT_BAG, PROVIDER, take=True)
     if response_format is not None:
         written = _format(response_format, losses, context.option(STRICT_SCHEMA_OPTION), bag.get(FORMAT_AS_SENT))
         text["format"] = {**(as_dict(text.get("format")) or {}), **written}
+    if verbosity is not None:
+        text["verbosity"] = verbosity
     if text or "text" in bag:
         wire["text"] = text
 
