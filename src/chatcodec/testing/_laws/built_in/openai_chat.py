@@ -27,15 +27,29 @@ _SPELLED = {"provider_metadata": {"openai-chat": {"_cache": "cache_control"}}}
 
 def _onto_last_part(message: dict[str, Any]) -> dict[str, Any]:
     """A message's ``cache_control`` on list content is OpenAI's breakpoint on its last part
-    (``cache_control.onto_last_part``), unless read as a message-level one; a tool message's
-    results carry their own, and a last part's own different marker is a reported loss."""
+    (``cache_control.onto_last_part``), unless read as a message-level one; on a string, the
+    breakpoint of the one text part the writer makes of it (an empty string takes none: a
+    reported loss); a tool message's results carry their own, and a last part's own different
+    marker is a reported loss."""
     cache, content = message.get("cache_control"), message["content"]
-    if cache is None or message["role"] == "tool" or not is_list(content) or not content or r.holds(message, _SPELLED):
+    if cache is None or message["role"] == "tool" or r.holds(message, _SPELLED):
+        return message
+    if isinstance(content, str) and content and message["role"] in _MARKED_STRINGS:
+        return {
+            **message,
+            "cache_control": None,
+            "content": [{"type": "text", "text": content, "cache_control": cache}],
+        }
+    if not is_list(content) or not content:
         return message
     last = content[-1]
     if last.get("type") not in ("text", "image", "audio", "document") or last.get("cache_control") not in (None, cache):
         return message
     return {**message, "cache_control": None, "content": [*content[:-1], {**last, "cache_control": cache}]}
+
+
+_MARKED_STRINGS = frozenset({"system", "developer", "user", "assistant"})
+"""The roles whose marked string the writer sends as one marked text part."""
 
 
 def _document(document: dict[str, Any]) -> dict[str, Any]:
