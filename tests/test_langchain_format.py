@@ -338,3 +338,14 @@ def test_a_cache_marker_on_a_tool_call_is_reported() -> None:
     written = chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
     assert written["messages"][1]["data"]["tool_calls"][0]["id"] == "c1"
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0].cache_control", "cache_control")]
+
+
+def test_a_thoughts_model_is_a_loss_where_a_reasoning_block_names_none() -> None:
+    # Gemini's reader names the model a thought came from; LangChain's blocks have no place for
+    # it, and it went without a report (found by law_losses on the CI profile's examples)
+    for text, signature in (("", None), ("I checked.", None), ("I checked.", "sig")):
+        part = {"type": "thinking", "text": text, "model": "gemini-3-pro", "signature": signature}
+        request = chatcodec.ChatRequest.model_validate({"messages": [{"role": "assistant", "content": [part]}]})
+        losses: list[chatcodec.Loss] = []
+        chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
+        assert ("$.messages[0].content[0].model", "thinking model") in [(loss.path, loss.what) for loss in losses]

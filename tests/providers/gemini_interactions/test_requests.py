@@ -284,3 +284,18 @@ def test_a_generate_content_thought_signature_is_reported_not_moved() -> None:
         ("$.contents[1].parts[1]", "gemini data ['thoughtSignature']"),
     ]
     sdk_checked("CreateModelInteraction", body)
+
+
+@pytest.mark.parametrize("content", ["", "Be terse."])
+def test_a_system_prompt_strings_foreign_bag_is_reported_not_dropped(content: str) -> None:
+    # a string system prompt's bag was dropped without a report (a list's was reported):
+    # found by law_losses once the strategies drew a system string with another format's bag
+    request = chatcodec.ChatRequest.model_validate(
+        {
+            "model": "m",
+            "messages": [{"role": "system", "content": content, "provider_metadata": {"anthropic": {"x": 1}}}],
+        }
+    )
+    losses: list[chatcodec.Loss] = []
+    chatcodec.encode_request("gemini-interactions", request, on_loss="ignore", losses=losses)
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0]", "anthropic data ['x']")]

@@ -326,6 +326,8 @@ def _report_unheld(part: Mapping[str, Any], block: dict[str, Any], context: Enco
 
 
 def _thinking(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    if part.get("model") is not None:  # (Gemini's reader names the model a thought came from)
+        context.losses.add((*at, "model"), "thinking model", "a LangChain reasoning block names no model")
     if part.get("provider") == ANTHROPIC or (part.get("signature") and not part.get("encrypted")):
         if part.get("redacted"):
             return {"type": "redacted_thinking", "data": part.get("encrypted", ""), **wire_fields(bag)}

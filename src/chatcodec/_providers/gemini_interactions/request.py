@@ -134,8 +134,9 @@ def system_text(messages: Sequence[Mapping[str, Any]], context: EncodeContext) -
     for index, message in enumerate(messages):
         report_message_fields(message, context, ("messages", index))
         content = message["content"]
-        if isinstance(content, str):
+        if isinstance(content, str):  # (its bag reported as a list's is, after it)
             texts.append(content)
+            KIT.report_foreign(losses, message.get("provider_metadata"), ("messages", index))
             continue
         for number, part in enumerate(content):
             at = ("messages", index, "content", number)
