@@ -117,9 +117,10 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return None  # a field sent as null is kept in the bag and reported: the general top level's
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
-        read = [key for key in payload if key not in _USUAL]
-        if not SETTINGS.issuperset(read):
+        extra = payload.keys() - _USUAL  # in C: a comprehension is a frame, cold
+        if not SETTINGS.issuperset(extra):
             return None
+        read = sorted(extra)  # one order for a set of keys, whatever the body's
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None

@@ -11,6 +11,8 @@ rule), and nothing holds its default.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
@@ -41,17 +43,26 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContex
 def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    keys = [key for key in _SAME_KEYS if wire.get(key) is not None]  # present_keys, with no tuple packed per call
+    keys = list(compress(_SAME_KEYS, map(is_not, map(wire.get, _SAME_KEYS), _NONES)))  # those not null, in C
     if _SAMPLING_KEYS.isdisjoint(keys):  # an agent's request: a model, maybe a seed or a stream flag
         for key in keys:
             data[key] = wire[key]
         return keys
-    data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
-    mark_integers(wire, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
+    sampled: list[str] = []  # the sampling keys present, in SAMPLING's order (SAME_NAME keeps it)
+    for key in keys:  # a loop in this frame: a generator's frame is resumed a key
+        value = wire[key]
+        if key in _SAMPLING_KEYS:
+            sampled.append(key)
+            value = as_sampling_number(value)
+        data[key] = value
+    mark_integers(wire, sampled, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     return keys
 
 
 _SAME_KEYS = (*SAME_NAME, *SAME_NAME_TOO)
+_NONES = (None,) * len(_SAME_KEYS)
+"""What each of :data:`_SAME_KEYS`'s values is compared with (``is not``): a comprehension is a
+frame, run cold on every request."""
 _SAMPLING_KEYS = frozenset(SAMPLING)
 
 
@@ -156,7 +167,9 @@ def _decode_identity(
     if isinstance(user, str):
         data["user"] = user
         mapped.append("user")
-    tier = read_tier(wire.get("service_tier"), SERVICE_TIERS)
+    tier = wire.get("service_tier")
+    if tier is not None:  # most requests name none: no call
+        tier = read_tier(tier, SERVICE_TIERS)
     if tier is not None:
         data["service_tier"] = tier
         mapped.append("service_tier")
@@ -196,7 +209,7 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset({"metadata"}), _decode_metadata),
     (frozenset({"user", "service_tier"}), _decode_identity),
     (frozenset(NEUTRAL), _decode_defaults),
-    (frozenset({"stream"}), _decode_stream_options),
+    (frozenset({"stream", STREAM_OPTIONS}), _decode_stream_options),
 )
 """Each decoder beside the wire keys it reads, in order: a body holding none of them maps
 nothing and marks nothing there, so the reader passes it by (an agent's request sets a
