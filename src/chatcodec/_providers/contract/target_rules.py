@@ -494,6 +494,9 @@ def range_rule(
                 if values is not None:
                     clamp_to_range(call, values, tuple(values), at, (item.low, item.high))
             else:
+                value = holder[item.key]
+                if isinstance(value, _NUMBERS) and value.__class__ is not bool and _within(item, value):
+                    continue  # the usual case: nothing to clamp
                 bounds = (item.low, item.high)
                 clamp_to_range(call, holder, (item.key,), item.at, bounds, exclusive_high=item.exclusive_high)
 
@@ -550,8 +553,7 @@ _RANGES: dict[int, tuple[ProviderRules, frozenset[str], tuple[tuple[str, Samplin
 """A table's identity -> (the table, the top-level body keys its ranges sit under, and each
 range beside its key, in the table's order)."""
 _NUMBERS = (int, float)
-"""A sampling value's classes (a tuple: ``int | float`` is a union made at each use); a bool is
-an int, told apart by its class."""
+"""A sampling value's classes (``int | float`` is a union made at each use); a bool's told apart."""
 
 
 def _within(item: SamplingRange, value: float) -> bool:
