@@ -12,9 +12,9 @@ false``. Without this they sent every such request to the general top level (the
 reader's and writer's whole request code, run cold on every request), though each is read
 into a canonical field or a spelling marker by one small decoder of the reader
 (:data:`~chatcodec._providers.openai_chat.request_fields.DECODERS`). Here the settings alone
-are proved by the reader's closed front (its copy of them) and read by those decoders; a
-setting they leave unmapped (kept in the bag as data, for a writer to report) is the general
-top level's."""
+are proved by the reader's closed front (its copy of them) and read by those decoders, once per
+value of them (a client repeats its settings every step: :func:`read_settings`); a setting they
+leave unmapped (kept in the bag as data, for a writer to report) is the general top level's."""
 
 from __future__ import annotations
 
