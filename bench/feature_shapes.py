@@ -21,7 +21,7 @@ Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
   task, and one a tool reads back (in its result, beside its text);
 * ``client settings``: what a streaming client sends beside the usual fields (``stream`` with
   ``stream_options`` asking for the usage, a ``temperature`` of ``1`` as JavaScript writes 1.0, a
-  ``user``, a ``seed``).
+  ``user`` and a ``seed``, both of the session: another seed's session is another end user's).
 
 :data:`AGENT` (the issue's 40-step shape) is ``signed thinking``, ``system marker``, ``tool image``,
 ``parallel calls``, ``long results`` and ``errors`` together. A pair's source body is the OpenAI Chat
@@ -113,14 +113,17 @@ _NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": 
 _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 
-_CLIENT_SETTINGS: dict[str, Any] = {
-    "stream": True,
-    "stream_options": {"include_usage": True},
-    "temperature": 1,
-    "user": "agent-7",
-    "seed": 7,
-}
-"""A streaming JavaScript client's settings: its usage asked, a temperature of 1.0 written as ``1``."""
+def _client_settings(seed: int) -> dict[str, Any]:
+    """A streaming JavaScript client's settings: its usage asked, a temperature of 1.0 written as
+    ``1``, and its end user's id and a seed, which differ from session to session (each seed's
+    session is another user's: a first sight must not find them read before)."""
+    return {
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "temperature": 1,
+        "user": f"agent-{seed}",
+        "seed": seed,
+    }
 
 
 def _result(rng: random.Random, name: str, on: frozenset[str], *, error: bool) -> Any:
@@ -243,7 +246,7 @@ def openai_session(
         "tools": _TOOLS,
         "tool_choice": "auto",
         "max_completion_tokens": 16_000,
-        **(_CLIENT_SETTINGS if SETTINGS in on else {}),
+        **(_client_settings(seed) if SETTINGS in on else {}),
     }
 
 

@@ -42,7 +42,8 @@ traced to its place in the input and rendered, one ``LossWarning`` listing them 
 filtered out (the losses recorded, never rendered); the header says which.
 
 ``python bench/instructions.py [--turns 10 50] [--only openai-chat->anthropic] [--sessions bench perf shapes]
-[--states steady "agent step" "first sight"] [--calls 3] [--keep DIR] [--pieces] [--policy warn-shown]``
+[--states steady "agent step" "first sight" "litellm first sight"] [--calls 3] [--keep DIR] [--pieces]
+[--policy warn-shown]`` (``litellm first sight`` only when named: it imports litellm in every counted process)
 (``--keep``: the dumps stay in ``DIR``, the states' in ``DIR/states``, for ``callgrind_annotate``).
 """
 
@@ -510,13 +511,17 @@ def every_row(turns: Sequence[int]) -> Iterator[tuple[str, str, str, str, int]]:
 
 def states_table(counts: dict[str, float], turns: Sequence[int]) -> str:
     """The three states of every session, dicts in and out: chatcodec's count and its ratio to
-    litellm's fastest contender (counted once, in the steady child: litellm remembers nothing)."""
+    litellm's fastest contender (counted once, in the steady child: litellm remembers nothing);
+    when counted (``--states "litellm first sight"``), litellm's fastest at its own first sight and
+    chatcodec's first sight against it, the same state on both sides."""
     from bench import states
 
+    litellm_first = any(states.LITELLM_LABEL in label for label in counts)
+    extra_head = " litellm first sight | first sight / litellm first sight |" if litellm_first else ""
     lines = [
         "| pair | turns | litellm fastest | first sight | / litellm | agent step | / litellm "
-        "| steady | / litellm | first sight / steady |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| steady | / litellm | first sight / steady |" + extra_head,
+        "|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if litellm_first else ""),
     ]
     for row, source, target, shape, size in every_row(turns):
         steady = counts.get(f"{row}|dict|{CHATCODEC}")
@@ -527,11 +532,16 @@ def states_table(counts: dict[str, float], turns: Sequence[int]) -> str:
         litellm = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{LITELLM}")]
         fastest = min(litellm) if litellm else None
         pair = f"{source} -> {target}" + ("" if shape == FULL else f" ({shape})")
-        lines.append(
+        line = (
             f"| {pair} | {size} | {_millions(fastest)} | {_millions(first)} | {_ratio(first, fastest, FIRST_LIMIT)} | "
             f"{_millions(step)} | {_ratio(step, fastest, 1.0)} | "
             f"{_millions(steady)} | {_ratio(steady, fastest, 1.0)} | {_ratio(first, steady)} |"
         )
+        if litellm_first:
+            cold = [value for label, value in counts.items() if label.startswith(f"{row}|dict|{states.LITELLM_LABEL}")]
+            coldest = min(cold) if cold else None
+            line += f" {_millions(coldest)} | {_ratio(first, coldest, 1.0)} |"
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -569,7 +579,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--states",
         nargs="*",
-        choices=(STEADY, *states.STATES),
+        choices=(STEADY, *states.STATES, states.LITELLM_FIRST),
         default=[STEADY, *states.STATES],
         help="the states counted (default: all three; the litellm, floor and validation rows come with steady)",
     )

@@ -29,8 +29,9 @@ import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -40,6 +41,13 @@ if str(ROOT) not in sys.path:
 
 STEP, FIRST = "agent step", "first sight"
 STATES = (STEP, FIRST)
+LITELLM_FIRST = "litellm first sight"
+"""litellm's own first sight (asked by name, not counted by default: each job imports litellm under
+callgrind): each of the pair's litellm anchors in a fresh process, run on the two other-seed
+sessions first, then counted on the session, as chatcodec's :data:`FIRST` is. The tables judge
+chatcodec's first sight against litellm's steady state (the stricter); this says what the same
+state costs litellm, so a gap is split into what is ours and what is the interpreter's cold code."""
+LITELLM_LABEL = "litellm first sight: "
 
 POLICY = "CHATCODEC_BENCH_POLICY"
 """Set (by ``bench/instructions.py --policy``): the ``on_loss`` policy chatcodec converts under in
@@ -114,12 +122,22 @@ class Job:
     target: str
     before: tuple[str, ...]
     counted: str
+    anchor: str = ""
+    """A litellm anchor's name (:data:`LITELLM_FIRST`): the process runs it instead of chatcodec."""
 
 
 def jobs(
-    row: str, source: str, target: str, body: dict[str, Any], *, others: Sequence[dict[str, Any]], folder: Path
+    row: str,
+    source: str,
+    target: str,
+    body: dict[str, Any],
+    *,
+    others: Sequence[dict[str, Any]],
+    folder: Path,
+    anchors: Sequence[str] = (),
 ) -> list[Job]:
-    """The agent step and first sight of one session, their bodies written into ``folder``."""
+    """The agent step and first sight of one session, their bodies written into ``folder``; and
+    the first sight of each litellm anchor named in ``anchors`` (:data:`LITELLM_FIRST`)."""
     stem = str(len(list(folder.glob("*-counted.json"))))
 
     def write(name: str, value: dict[str, Any]) -> str:
@@ -133,7 +151,26 @@ def jobs(
     return [
         Job(f"{row}|dict|chatcodec, {STEP}", source, target, (*warm, previous), counted),
         Job(f"{row}|dict|chatcodec, {FIRST}", source, target, warm, counted),
+        *(Job(f"{row}|dict|{LITELLM_LABEL}{name}", source, target, warm, counted, name) for name in anchors),
     ]
+
+
+def state_of(job: Job) -> str:
+    """The state ``job`` counts (one of :data:`STATES` or :data:`LITELLM_FIRST`)."""
+    return LITELLM_FIRST if job.anchor else job.label.rpartition(", ")[2]
+
+
+def anchor_names(source: str, target: str, body: dict[str, Any]) -> tuple[str, ...]:
+    """The names of the pair's litellm anchors; none when litellm is not installed or converts
+    no such pair."""
+    from bench import anchors_litellm_agents
+
+    if (source, target) not in anchors_litellm_agents.PAIRS:
+        return ()
+    try:
+        return tuple(anchor.name for anchor in anchors_litellm_agents.anchors(source, target, body))
+    except ImportError:
+        return ()
 
 
 class Session(Protocol):
@@ -169,8 +206,12 @@ def count(sessions: Iterable[Session], states: Sequence[str], keep: Path | None)
             others = session.others()
             if len(others) < 2:
                 print(f"{session.row}: fewer than two other-seed sessions, no first sight", file=sys.stderr)
-            for job in jobs(session.row, session.source, session.target, session.body, others=others, folder=folder):
-                if job.label.rpartition(", ")[2] not in states:
+            names = anchor_names(session.source, session.target, session.body) if LITELLM_FIRST in states else ()
+            made = jobs(
+                session.row, session.source, session.target, session.body, others=others, folder=folder, anchors=names
+            )
+            for job in made:
+                if state_of(job) not in states:
                     continue
                 job_file = folder / "job.json"
                 job_file.write_text(json.dumps(job.__dict__), encoding="utf-8")
@@ -188,24 +229,37 @@ def count(sessions: Iterable[Session], states: Sequence[str], keep: Path | None)
 
 def child(library: Path, job_file: Path) -> int:
     """Count ``job_file``'s conversion once (this process runs under callgrind): a region of no
-    call (``label|0``), then one of the call (``label|1``); then check what it wrote."""
+    call (``label|0``), then one of the call (``label|1``); then check what it wrote. A litellm
+    job's anchor is made for each body before its call, so the count holds the call alone (as
+    the steady count does)."""
     import chatcodec
     from bench import agent_sources, callgrind
 
     fields = json.loads(job_file.read_text(encoding="utf-8"))
     job = Job(**{**fields, "before": tuple(fields["before"])})
     policy = loss_policy()
+    messages_only = False
 
     def load(path: str) -> dict[str, Any]:
         loaded: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
         return loaded
 
-    def convert(body: dict[str, Any]) -> object:
-        return chatcodec.convert_request(body, source=job.source, target=job.target, on_loss=policy)
+    def prepared(body: dict[str, Any]) -> Callable[[], object]:
+        nonlocal messages_only
+        if not job.anchor:
+            return partial(chatcodec.convert_request, body, source=job.source, target=job.target, on_loss=policy)
+        from bench import anchors_litellm_agents
+
+        (anchor,) = [
+            made for made in anchors_litellm_agents.anchors(job.source, job.target, body) if made.name == job.anchor
+        ]
+        messages_only = anchor.messages_only
+        return anchor.call
 
     for path in job.before:
-        convert(load(path))
+        prepared(load(path))()
     body = load(job.counted)
+    convert = prepared(body)
     requests = callgrind.Requests(library)
     gc.collect()
     gc.freeze()
@@ -214,11 +268,11 @@ def child(library: Path, job_file: Path) -> int:
     requests.dump(f"{job.label}|0")
     gc.collect()
     requests.zero()
-    written = convert(body)
+    written = convert()
     requests.dump(f"{job.label}|1")
     requests.stop()
-    view = agent_sources.viewer(job.source, job.target)
-    if view(written) != agent_sources.expected(body, job.source, job.target):
+    view = agent_sources.viewer(job.source, job.target, messages_only=messages_only)
+    if view(written) != agent_sources.expected(body, job.source, job.target, messages_only=messages_only):
         print(f"FAILED {job.label}", file=sys.stderr)
     return 0
 

@@ -75,10 +75,48 @@ def test_a_states_job_converts_the_others_and_n_minus_one_first_and_checks_after
     assert states.child(library, job_file) == 0
     assert "FAILED" not in capsys.readouterr().err
     agent_sources = _bench("agent_sources")
-    monkeypatch.setattr(agent_sources, "viewer", lambda source, target: lambda written: "not what it says")
+    monkeypatch.setattr(agent_sources, "viewer", lambda source, target, **_: lambda written: "not what it says")
     job_file.write_text(json.dumps({**first.__dict__, "label": "broken"}))
     states.child(library, job_file)
     assert "FAILED broken" in capsys.readouterr().err
+
+
+def test_a_litellm_first_sight_job_runs_its_anchor_on_the_others_first_and_counts_only_its_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --states "litellm first sight": the same warm-up as chatcodec's first sight, the anchor made
+    # for each body before its call; litellm is not a test dependency, so a stand-in anchor
+    # converts with chatcodec and records what it was made for and when it ran
+    states = _bench("states")
+    other_shapes = _bench("other_shapes")
+    callgrind = _bench("callgrind")
+    anchors_litellm_agents = _bench("anchors_litellm_agents")
+    body, *others = (other_shapes.chatty_session(3, seed) for seed in (29, 901, 902))
+    made = states.jobs("row", "openai-chat", "anthropic", body, others=others, folder=tmp_path, anchors=("stand-in",))
+    assert [job.label for job in made] == [
+        f"row|dict|chatcodec, {states.STEP}",
+        f"row|dict|chatcodec, {states.FIRST}",
+        f"row|dict|{states.LITELLM_LABEL}stand-in",
+    ]
+    litellm_job = made[2]
+    assert litellm_job.before == made[1].before
+    assert litellm_job.counted == made[1].counted
+    assert [states.state_of(job) for job in made] == [states.STEP, states.FIRST, states.LITELLM_FIRST]
+    ran: list[object] = []
+
+    def anchors(source: str, target: str, payload: dict[str, Any]) -> list[Any]:
+        def call() -> object:
+            ran.append(payload["messages"][1]["content"])
+            return chatcodec.convert_request(payload, source=source, target=target, on_loss="ignore")
+
+        return [anchors_litellm_agents.Anchor("other", call, ""), anchors_litellm_agents.Anchor("stand-in", call, "")]
+
+    monkeypatch.setattr(anchors_litellm_agents, "anchors", anchors)
+    job_file = tmp_path / "job.json"
+    job_file.write_text(json.dumps(litellm_job.__dict__))
+    assert states.child(callgrind.build(tmp_path), job_file) == 0
+    assert "FAILED" not in capsys.readouterr().err
+    assert ran == [session["messages"][1]["content"] for session in (*others, body)]
 
 
 def test_the_other_shapes_are_seeded_and_of_the_size_the_issue_names() -> None:
@@ -133,6 +171,23 @@ def test_the_states_table_sets_first_sight_against_its_limit_and_the_others_agai
         "| 1.90 M | 0.95x ✓ | 1.26x |"
     )
     assert line in instructions.states_table(counts, [10])
+
+
+def test_the_states_table_sets_first_sight_beside_litellms_own_first_sight_when_counted() -> None:
+    instructions = _bench("instructions")
+    states = _bench("states")
+    row = instructions.row_key("openai-chat", "anthropic", "perf session", 10)
+    counts = {
+        f"{row}|dict|{instructions.LITELLM}litellm converter": 2.0e6,
+        f"{row}|dict|{instructions.CHATCODEC}, {states.FIRST}": 2.4e6,
+        f"{row}|dict|{states.LITELLM_LABEL}litellm converter": 2.5e6,
+        f"{row}|dict|{states.LITELLM_LABEL}litellm request transform": 3.0e6,
+    }
+    table = instructions.states_table(counts, [10])
+    assert "| litellm first sight | first sight / litellm first sight |" in table.splitlines()[0]
+    assert "| 2.00 M | 2.40 M | 1.20x ✓ |" in table  # still judged against litellm's steady fastest
+    assert table.splitlines()[2].endswith("| 2.50 M | 0.96x ✓ |")
+    assert "litellm first sight" not in instructions.states_table(dict(list(counts.items())[:2]), [10])
 
 
 def test_the_tables_are_read_again_from_the_dumps_a_run_kept(tmp_path: Path) -> None:

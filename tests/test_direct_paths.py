@@ -570,6 +570,7 @@ _RESPONSES_BASE = _acceptance("resp-oc-real")
 
 _RESPONSES_KINDS = [
     "reasoning_first",
+    "custom_call",
     "content",
     "role",
     "drop",
@@ -614,11 +615,20 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             item.pop(sorted(item)[index % len(item)], None)
         case "cut":
             del items[at + 1 :]
-        case "parts" if "role" in item:
+        case "parts" if "role" in item:  # an image with its detail, or without (the reader's marker)
+            image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
             item["content"] = [
                 {"type": "input_text", "text": text},
-                {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"},
+                {**image, "detail": "auto"} if index % 2 else image,
             ]
+        case "custom_call" if item.get("type") == "function_call":  # a freeform call (Codex's apply_patch)
+            item["type"] = "custom_tool_call"
+            item["input"] = item.pop("arguments")
+            if index % 3 == 1:  # replayed with its id and status
+                item.update(id=f"ctc_{at}", status="completed")
+            for later in items[at + 1 :] if index % 2 else ():  # its outputs as custom outputs
+                if later.get("call_id") == item["call_id"] and later.get("type") == "function_call_output":
+                    later["type"] = "custom_tool_call_output"
         case "arguments" if item.get("type") == "function_call":
             item["arguments"] = text
         case "call_id" if "call_id" in item:
@@ -647,8 +657,14 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             item["content"] = [{"type": "input_text", "text": text, "prompt_cache_breakpoint": {"mode": "explicit"}}]
         case "typed" if "role" in item:
             item["type"] = "message"
-        case "output_parts" if item.get("type") == "function_call_output":
-            item["output"] = [{"type": "input_text", "text": text}]
+        case "output_parts" if item.get("type") == "function_call_output":  # texts, a screenshot's image, a file
+            image = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}
+            item["output"] = [
+                [{"type": "input_text", "text": text}],
+                [{"type": "input_text", "text": text}, {**image, "detail": "low"}],
+                [image],
+                [{"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64,JVBERi0="}],
+            ][index % 4]
         case "swap" if at + 1 < len(items):
             items[at], items[at + 1] = items[at + 1], items[at]
         case "instructions":

@@ -1,16 +1,18 @@
-"""Shapes real agent traffic carries that the bench's generator does not: each goes the direct
-path (a body handed back costs the canonical path, 1.5-5x), and what it gives is what the
-canonical path (the oracle) gives, losses included.
+"""Shapes real agent traffic carries that the bench's generator does not: each goes the direct path (a
+body handed back costs the canonical path, 1.5-5x), and what it gives is what the canonical path
+(the oracle) gives, losses included.
 
 From OpenAI Chat, into Anthropic and into Responses: a document (OpenAI's ``file`` part) in a user
-message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl``
-on a marker, a developer prompt (OpenAI's newer models take the system prompt so), a turn of calls
-with no ``content`` (recorded from the live API's clients). From Responses into OpenAI Chat:
-Codex's typed input messages (``"type": "message"`` on a user, system or developer item), a user's
-files, and an assistant message replayed with its ``phase`` (recorded from the live API:
-``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the
-writer cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says
-why.
+message or a tool result, a gateway's cache marker on an image or a document, Anthropic's ``ttl`` on
+a marker, a developer prompt (OpenAI's newer models take the system prompt so), a turn of calls with
+no ``content`` (recorded from the live API's clients). From Responses into OpenAI Chat: Codex's
+typed input messages (``"type": "message"`` on a user, system or developer item), a user's files and
+images (an image without its ``detail``), images and files in a call's output (a screenshot tool's:
+moved to a user message after the run of results, a loss each, as the Chat writer moves them),
+custom (freeform) calls and their outputs (Codex's ``apply_patch``), and an assistant message
+replayed with its ``phase`` (recorded from the live API:
+``tests/fixtures/openai-responses/request/assistant_message_phase_replay.json``). A shape the writer
+cannot carry (a document by URL into Anthropic) is handed back, and the canonical path says why.
 """
 
 from __future__ import annotations
@@ -166,6 +168,129 @@ RESPONSES: dict[str, dict[str, Any]] = {
         ],
     },
 }
+
+
+_SHOT = "data:image/png;base64,iVBORw0KGgo="
+
+
+def _calls_answered(*outputs: Any) -> list[dict[str, Any]]:
+    """One function call per output, then the run of their outputs (a screenshot tool's)."""
+    calls = [
+        {"type": "function_call", "call_id": f"call_{index}", "name": "screenshot", "arguments": "{}"}
+        for index, _ in enumerate(outputs)
+    ]
+    results = [
+        {"type": "function_call_output", "call_id": f"call_{index}", "output": copy.deepcopy(output)}
+        for index, output in enumerate(outputs)
+    ]
+    return calls + results
+
+
+RESPONSES.update(
+    {
+        "a screenshot in a call's output": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open the page."),
+                *_calls_answered(
+                    [{"type": "input_text", "text": "Shown:"}, {"type": "input_image", "image_url": _SHOT}]
+                ),
+                _typed("user", "Go on."),
+            ],
+        },
+        "images and a file in a run of outputs, the run last": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open both."),
+                *_calls_answered(
+                    [{"type": "input_image", "image_url": _SHOT, "detail": "high"}],
+                    [
+                        {"type": "input_text", "text": "The log:"},
+                        {"type": "input_file", "filename": "a.pdf", "file_data": _PDF},
+                    ],
+                ),
+            ],
+        },
+        "a screenshot's output before a replayed turn and reasoning": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", "Open it."),
+                *_calls_answered([{"type": "input_image", "image_url": _SHOT, "detail": "auto"}]),
+                {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "It opened."}]},
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
+                },
+            ],
+        },
+        "a user's image without its detail": {
+            "model": "gpt-5",
+            "input": [
+                _typed("user", [{"type": "input_text", "text": "See:"}, {"type": "input_image", "image_url": _SHOT}])
+            ],
+        },
+    }
+)
+
+
+_APPLY_PATCH = {
+    "type": "custom",
+    "name": "apply_patch",
+    "description": "Apply a patch.",
+    "format": {"type": "grammar", "syntax": "lark", "definition": "start: /(.|\\n)+/"},
+}
+_PATCH = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch"
+
+
+def _custom(call_id: str, name: str = "apply_patch", **replayed: str) -> list[dict[str, Any]]:
+    """A custom call and its output (a freeform tool's, as Codex sends its ``apply_patch``)."""
+    return [
+        {"type": "custom_tool_call", "call_id": call_id, "name": name, "input": _PATCH, **replayed},
+        {"type": "custom_tool_call_output", "call_id": call_id, "output": "Done!"},
+    ]
+
+
+RESPONSES.update(
+    {
+        "Codex's apply_patch, a custom call beside a function call": {
+            "model": "gpt-5-codex",
+            "tools": [_APPLY_PATCH],
+            "input": [
+                _typed("user", "Fix it."),
+                {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB"},
+                {"type": "function_call", "call_id": "call_1", "name": "open", "arguments": "{}"},
+                *_custom("call_2")[:1],
+                {"type": "function_call_output", "call_id": "call_1", "output": "x = 1"},
+                *_custom("call_2")[1:],
+                *_custom("call_3", id="ctc_3", status="completed"),
+                _typed("user", "Go on."),
+            ],
+        },
+    }
+)
+RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
+    "a custom call's output whose call is not in the input": {
+        "model": "gpt-5-codex",
+        "previous_response_id": "resp_1",
+        "input": [_custom("call_9")[1], _typed("user", "Go on.")],
+    },
+    "a custom call of a name Chat rewrites": {
+        "model": "gpt-5-codex",
+        "input": [_typed("user", "Fix it."), *_custom("call_1", name="apply patch")],
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(RESPONSES_HANDED_BACK))
+def test_a_responses_shape_the_pass_does_not_write_hands_the_body_back(shape: str) -> None:
+    body = RESPONSES_HANDED_BACK[shape]
+    assert (
+        openai_responses_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is None
+    )
+    with canonical_only():
+        canonical = _converted(body, "openai-chat", source="openai-responses")
+    assert _converted(body, "openai-chat", source="openai-responses") == canonical
 
 
 _FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / "request"

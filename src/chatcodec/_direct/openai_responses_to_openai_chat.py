@@ -1,40 +1,41 @@
 """OpenAI Responses -> OpenAI Chat, direct: an agent written on the Responses API (the
 OpenAI Agents SDK, Codex-style clients) sent to a Chat Completions server through a gateway.
 
-The canonical path reads each item into canonical data (a run of assistant items one
-turn, a run of call outputs one tool message) and the OpenAI Chat writer walks that list
-again. Here the closed front's validated copy of the items (the reader's own front,
-:data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in
-one pass, for the shapes an agent's history is made of: system, developer and user
-messages, bare or typed as Codex sends them (their text parts, a cache breakpoint on them, and
-a user's images and files), an assistant
-turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
-text and function calls, and outputs of text or text parts. Every rule is the canonical
-side's own function, called with the canonical part and the canonical place: the image
-reading and writing (the Responses reader's ``decode_parts``, the Chat writer's
-``encode_part``: the data URL's text), a call's wire form
-(:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI
-takes as it is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per
-thinking part, unless the ``reasoning_field`` option names one). The top level (model,
-tools, settings, target rules, servers) is the canonical reader's and writer's, run on the
-body without its items; the Chat writer takes the messages written here in their place
-(:class:`DirectReading`).
+The canonical path reads each item into canonical data (a run of assistant items one turn, a run of
+call outputs one tool message) and the OpenAI Chat writer walks that list again. Here the closed
+front's validated copy of the items (the reader's own front,
+:data:`~chatcodec._providers.openai_responses.wire.ITEMS`) is written as Chat messages in one pass,
+for the shapes an agent's history is made of: system, developer and user messages, bare or typed as
+Codex sends them (their text parts, a cache breakpoint on them, and a user's images and files), an
+assistant turn's reasoning item (summary texts and encrypted content, as the Agents SDK replays it),
+text and function calls, custom (freeform) calls as Codex sends its ``apply_patch`` (read by the
+reader's ``decode_item``, written by the Chat writer's ``encode_call``: OpenAI Chat has freeform
+calls, so no shared history rule acts on them), and outputs of text or parts (a screenshot tool's
+image or a file moved to a user message after the run of results by the Chat writer's
+``result_content``, a loss each). Every rule is the canonical side's own function, called with the
+canonical part and the canonical place: the image reading and writing (the Responses reader's
+``decode_parts``, the Chat writer's ``encode_part``: the data URL's text), a call's wire form
+(:func:`~chatcodec._providers.openai_chat.tool_calls.plain_call_wire`, for a name OpenAI takes as it
+is), reasoning Chat has no field for (the Chat writer's ``drop_loss`` per thinking part, unless the
+``reasoning_field`` option names one). The top level (model, tools, settings, target rules, servers)
+is the canonical reader's and writer's, run on the body without its items; the Chat writer takes the
+messages written here in their place (:class:`DirectReading`).
 
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's leading
 system message: written first, every other message's index one further. An assistant turn as a
-model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with
-the ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
+model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with the
+``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
 (:func:`read_call`, :func:`replayed_text`). A turn of a typed message of other parts (a refusal,
 several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
 or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
-``encode_assistant_message``, the canonical path's own two steps for that one message. A body of
-any other shape (a text's annotations, a typed input message holding more than its role and
-content, reasoning sealed by chatcodec, custom tool calls, calls answered out of place) is handed
-back before anything is written (:func:`admitted`), and a rule that answers outside the admitted
-shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands the conversion back
-too: the canonical path converts it whole, and says what it refuses."""
+``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
+other shape (a text's annotations, a typed input message holding more than its role and content,
+reasoning sealed by chatcodec, a custom call's output whose call is not in the input, calls answered
+out of place) is handed back before anything is written (:func:`admitted`), and a rule that answers
+outside the admitted shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands
+the conversion back too: the canonical path converts it whole, and says what it refuses."""
 
 from __future__ import annotations
 
@@ -46,9 +47,9 @@ from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
-from chatcodec._providers.openai_chat.messages import encode_assistant_message
+from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
-from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
+from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
@@ -146,27 +147,38 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     starts: list[int] = []
     read: dict[int, int] = {}
     replayed = False
+    custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
-        if kind == "function_call":
-            if "arguments" not in item or "name" not in item or "call_id" not in item:
+        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
+            if kind == "custom_tool_call":  # a freeform call (Codex's apply_patch), written by the writer's rule
+                call_id = item.get("call_id")
+                if not item.keys() <= _CUSTOM_CALL_KEYS or "input" not in item or type(call_id) is not str:
+                    return None
+                custom.add(call_id)
+            elif "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
-            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
-                starts.append(position)
-            if len(item) != _PLAIN_CALL:  # a replayed call's id and status
+            elif len(item) != _PLAIN_CALL:  # a replayed call's id and status
                 if not item.keys() <= _CALL_KEYS:
                     return None
                 replayed = True
+            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
+                starts.append(position)
             previous = "call"
             continue
+        if kind == "custom_tool_call_output":  # the output of a custom call of this input, as a call's output is
+            call_id = item.get("call_id")
+            if type(call_id) is not str or call_id not in custom:
+                return None  # (one chained through previous_response_id is marked: the canonical path's)
+            kind = "function_call_output"
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
         if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
             return None
         if kind == "function_call_output":
             output = item.get("output")
-            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _text_parts(output)):
+            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _result_parts(output)):
                 return None
             if previous != "output":
                 starts.append(position)
@@ -209,6 +221,10 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
+"""A custom call's fields as a model wrote it (its ``id`` and ``status`` the reader's bag, reported
+by the Chat writer's ``encode_custom_call``, the front checks their values)."""
+
 _MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
 
 
@@ -271,8 +287,9 @@ def _replayed_reasoning(item: dict[str, Any]) -> bool:
 
 
 def _parts(content: Any, role: str) -> bool:
-    """A list of text parts, and a user's images and files (the front checks their values; a
-    part the reader keeps a bag for is handed back as it is written, :func:`_parts_written`)."""
+    """A list of text parts, and a user's images and files (the front checks their values; the
+    reader's bag on a part, such as an image's absent ``detail``, is the Chat writer's
+    ``encode_part``'s to claim or report, as on the canonical path)."""
     if content.__class__ is not list or not content:
         return False
     for part in content:
@@ -286,12 +303,15 @@ _USER_MEDIA = frozenset({"input_image", "input_file"})
 """The parts beside text a user message admitted holds (read and written by the part rules)."""
 
 
-def _text_parts(output: Any) -> bool:
-    """A call output of text parts alone (a Chat tool message holds them as they are)."""
+def _result_parts(output: Any) -> bool:
+    """A call output of text parts, and images and files (a screenshot tool's: the Chat writer's
+    ``result_content`` keeps the texts in the tool message and moves the media to a user message
+    after the run of results, a loss each; the front checks their values)."""
     if output.__class__ is not list or not output:
         return False
     for part in output:
-        if part.__class__ is not dict or part.get("type") != "input_text" or len(part) != 2:
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind != "input_text" and kind not in _USER_MEDIA:
             return False
     return True
 
@@ -327,7 +347,11 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     skip = 0  # the items up to here are such a turn
     thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
     replayed_calls = admission.replayed
+    moved: list[dict[str, Any]] = []  # a run of results' media, sent in a user message after it (the Chat writer's)
     for item in items:
+        if moved and item.get("type") != "function_call_output":
+            append({"role": "user", "content": moved})
+            moved = []
         if by_reading:
             position += 1
             if position < skip:
@@ -342,7 +366,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 outputs = False
                 continue
         kind = item.get("type")
-        if kind == "function_call_output":
+        if kind == "function_call_output" or kind == "custom_tool_call_output":  # noqa: PLR1714 - no tuple built
             if not outputs:
                 index += 1
                 outputs = True
@@ -351,11 +375,13 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             result += 1
             output = item["output"]
             if type(output) is not str:
-                output = _parts_written(output, RESULT_KINDS, ("messages", index, "content", result), context)
+                output = result_content(
+                    decode_parts(output, RESULT_KINDS), moved, context, ("messages", index, "content", result)
+                )
             append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False
-        if kind == "function_call":
+        if kind == "function_call" or kind == "custom_tool_call":  # noqa: PLR1714 - no tuple built
             if turn is None:
                 index += 1
                 turn = {"role": "assistant", "content": None, "tool_calls": []}
@@ -363,6 +389,10 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             calls: list[dict[str, Any]] | None = turn.get("tool_calls")
             if calls is None:
                 calls = turn["tool_calls"] = []
+            if kind == "custom_tool_call":
+                place = len(calls) + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
+                calls.append(custom_call(item, context, ("messages", index, "content", place)))
+                continue
             append_call(calls, item)
             if replayed_calls and len(item) != _PLAIN_CALL:  # its id and status, as a model's output is replayed
                 reported = _CALLS.get(tuple(item)) if None not in item.values() else None
@@ -406,6 +436,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 content, USER_KINDS if role == "user" else SYSTEM_KINDS, ("messages", index), context
             )
         append({"role": role, "content": content})
+    if moved:
+        append({"role": "user", "content": moved})
     for message in listed:  # a text beside dropped reasoning, or holding a bag, and no call: a list of the one part
         if "tool_calls" not in message and type(message["content"]) is str:
             message["content"] = [{"type": "text", "text": message["content"]}]
@@ -527,17 +559,31 @@ def append_call(calls: list[dict[str, Any]], item: dict[str, Any]) -> None:
     calls.append(plain_call_wire(part, name))
 
 
+def custom_call(item: dict[str, Any], context: EncodeContext, at: Steps) -> dict[str, Any]:
+    """A custom (freeform) call item as the Responses reader reads it (``decode_item``: a
+    ``tool_use`` of ``kind: custom``, its ``id`` and ``status`` in its bag) and the Chat writer
+    writes it (``encode_call``: OpenAI's custom call, the bag reported at ``at``), for a name
+    OpenAI takes as it is (another one is rewritten, with a loss: the canonical path's). OpenAI
+    Chat has freeform calls, so the shared history rules leave such a turn as it is."""
+    name = item["name"]
+    if name not in TAKEN and not TAKES(name):
+        raise UnadmittedError
+    (part,) = decode_item(item)
+    written = encode_call(part, context.losses, at, response=False)
+    if written is None:
+        raise UnadmittedError
+    return written
+
+
 def _parts_written(
     content: list[Any], kinds: frozenset[str], at: Steps, context: EncodeContext
 ) -> list[dict[str, Any]]:
-    """A message's or a call output's parts, read by the Responses reader's ``decode_parts``
-    (the ``kinds`` it takes there) and written by the Chat writer's ``encode_part`` (a cache
-    breakpoint on a text part its ``cache_control``), each at its canonical place (``at``:
-    the canonical message's, or its result's; a tool result's parts are texts only)."""
+    """A message's parts, read by the Responses reader's ``decode_parts`` (the ``kinds`` it
+    takes there) and written by the Chat writer's ``encode_part`` (a cache breakpoint on a text
+    part its ``cache_control``), each at its canonical place (``at``: the canonical message's;
+    a call output's are the writer's ``result_content``'s, which moves its media)."""
     written: list[dict[str, Any]] = []
     for position, part in enumerate(decode_parts(content, kinds)):
-        if "provider_metadata" in part:  # a part of the Responses wire kept in a bag: the canonical path's
-            raise UnadmittedError
         encoded = encode_part(part, context, (*at, "content", position))
         if encoded is None:  # dropped (a loss): the canonical path's, which may drop the message
             raise UnadmittedError

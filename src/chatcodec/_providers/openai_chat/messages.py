@@ -336,7 +336,7 @@ def encode_tool_message(
             encoded.append(_encode_result(result, shared, moved, context, ("messages", index, "content", position)))
         else:  # parts (Bedrock results), or a tool name (Gemini's): no bag, flag or marker
             at = ("messages", index, "content", position)
-            wire = content if isinstance(content, str) else _result_content(content, moved, context, at)
+            wire = content if isinstance(content, str) else result_content(content, moved, context, at)
             encoded.append({"role": "tool", "tool_call_id": result["tool_use_id"], "content": wire})
             _result_losses(result, context.losses, at, named=False)
     return encoded
@@ -355,7 +355,7 @@ def _encode_result(
         return function_message
     wire: dict[str, Any] = {**own, "role": "tool", "tool_call_id": result["tool_use_id"]}
     content = result.get("content", "")
-    wire["content"] = content if isinstance(content, str) else _result_content(content, moved, context, at)
+    wire["content"] = content if isinstance(content, str) else result_content(content, moved, context, at)
     if content == "" and KIT.marker(metadata, EMPTY_RESULT) is True:
         wire["content"] = []
     _result_losses(result, losses, at, named=False)
@@ -373,8 +373,8 @@ def _result_losses(result: Mapping[str, Any], losses: LossRecorder, at: Steps, *
         losses.add((*at, "cache_control"), "cache_control", "a function message takes no cache breakpoint", "setting")
 
 
-def _result_content(
-    content: list[Mapping[str, Any]], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
+def result_content(
+    content: Sequence[Mapping[str, Any]], moved: list[dict[str, Any]], context: EncodeContext, at: Steps
 ) -> list[dict[str, Any]] | str:
     """The text parts a ``tool`` message keeps; media go to ``moved`` (a loss each). No part
     kept is the empty text: OpenAI refuses ``content: []``, and ``""`` is how canonical holds no
