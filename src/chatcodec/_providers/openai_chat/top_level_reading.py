@@ -12,13 +12,12 @@ false``. Without this they sent every such request to the general top level (the
 reader's and writer's whole request code, run cold on every request), though each is read
 into a canonical field or a spelling marker by one small decoder of the reader
 (:data:`~chatcodec._providers.openai_chat.request_fields.DECODERS`). Here the settings alone
-are proved by the reader's closed front (its copy of them) and read by those decoders, once per
-value of them (a client repeats its settings every step: :func:`read_settings`); a setting they
-leave unmapped (kept in the bag as data, for a writer to report) is the general top level's."""
+are proved by the reader's closed front (its copy of them) and read by those decoders; a
+setting they leave unmapped (kept in the bag as data, for a writer to report) is the general
+top level's."""
 
 from __future__ import annotations
 
-import marshal
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
@@ -52,34 +51,12 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
     the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
     by the reader's decoders of those keys; None when the front refuses one (the canonical path
-    says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
-
-    A client sends the same settings with every request (its ``user``, its ``seed``, its usage
-    asked), so the reading of each value of them is remembered by its ``marshal`` text
-    (:data:`_READ`): the text proves the value the one read, and the reading is a function of
-    that value alone; a request of the same settings takes one ``loads`` of it (a new copy)."""
-    try:  # the values in C (a comprehension is a frame, cold); 2: no reference, so one value has one text
-        text = marshal.dumps((payload.get("stream"), *map(payload.__getitem__, keys)), 2)
-    except ValueError:  # a value that is no built-in type
-        return _read(payload, keys)
-    known = (tuple(keys), text)
-    kept = _READ.get(known)
-    if kept is not None:
-        return marshal.loads(kept) if kept else None
-    read = _read(payload, keys)
-    if len(text) <= _MAX_TEXT:
-        if len(_READ) >= _MAX_READ:
-            _READ.clear()
-        _READ[known] = b"" if read is None else marshal.dumps(read)  # the front's copy: JSON values
-    return read
-
-
-def _read(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """:func:`read_settings`'s reading, by the front and the decoders."""
-    settings = dict(zip(keys, map(payload.__getitem__, keys), strict=True))
-    if "stream_options" in settings and "stream" in payload:
-        settings["stream"] = payload["stream"]
-    copy = COMMON_REQUEST.validate({"messages": [], **settings})
+    says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
+    view: dict[str, Any] = {"messages": []}  # the front's least request, the settings beside
+    view.update(zip(keys, map(payload.__getitem__, keys), strict=True))  # in C: a comprehension is a frame, cold
+    if "stream_options" in view and "stream" in payload:
+        view["stream"] = payload["stream"]
+    copy = COMMON_REQUEST.validate(view)
     if copy is None:
         return None
     data: dict[str, Any] = {}
@@ -92,14 +69,6 @@ def _read(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], dic
     return data, bag
 
 
-_READ: dict[tuple[tuple[str, ...], bytes], bytes] = {}
-"""A client's settings (their keys, and the ``marshal`` text of the ``stream`` flag and their
-values) -> the ``marshal`` text of their reading (the canonical fields and the bag), or ``b""``
-when the front or the decoders refused them."""
-_MAX_READ = 256
-"""Clients of ever other settings do not grow it past this many readings..."""
-_MAX_TEXT = 2048
-"""...nor of settings past this many bytes (a long ``metadata``): those are read every time."""
 _UNREAD = DecodeContext(PROVIDER)
 """The context the settings' decoders are given: they map fields alone and read nothing of a
 context nor record anything in it (``tests/test_direct_top_level.py`` holds them to it), so one
