@@ -11,8 +11,6 @@ rule), and nothing holds its default.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
-from operator import is_not
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
@@ -43,7 +41,7 @@ Decoder = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], DecodeContex
 def _decode_same_name(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    keys = list(compress(_SAME_KEYS, map(is_not, map(wire.get, _SAME_KEYS), _NONES)))  # those not null, in C
+    keys = [key for key in _SAME_KEYS if wire.get(key) is not None]  # present_keys, with no tuple packed per call
     if _SAMPLING_KEYS.isdisjoint(keys):  # an agent's request: a model, maybe a seed or a stream flag
         for key in keys:
             data[key] = wire[key]
@@ -60,9 +58,6 @@ def _decode_same_name(
 
 
 _SAME_KEYS = (*SAME_NAME, *SAME_NAME_TOO)
-_NONES = (None,) * len(_SAME_KEYS)
-"""What each of :data:`_SAME_KEYS`'s values is compared with (``is not``): a comprehension is a
-frame, run cold on every request."""
 _SAMPLING_KEYS = frozenset(SAMPLING)
 
 

@@ -52,8 +52,7 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
     by the reader's decoders of those keys; None when the front refuses one (the canonical path
     says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
-    view: dict[str, Any] = {"messages": []}  # the front's least request, the settings beside
-    view.update(zip(keys, map(payload.__getitem__, keys), strict=True))  # in C: a comprehension is a frame, cold
+    view = {"messages": [], **{key: payload[key] for key in keys}}  # the front's least request, the settings beside
     if "stream_options" in view and "stream" in payload:
         view["stream"] = payload["stream"]
     copy = COMMON_REQUEST.validate(view)
