@@ -23,7 +23,9 @@ from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_re
 from chatcodec._direct.table import canonical_only
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import write_tools
 from chatcodec._providers.kit import remembered_tools
+from chatcodec._providers.openai_chat import request_fields, top_level_reading
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
+from chatcodec.contract import DecodeContext
 
 _TOOLS: list[dict[str, Any]] = [
     {
@@ -328,3 +330,38 @@ def test_any_top_level_converts_as_the_canonical_path_converts_it(
     body = _body(tools, **fields)
 
     assert _outcome(body, _convert, target) == _outcome(body, _canonical, target)
+
+
+_SETTINGS_BODY: dict[str, Any] = {
+    "stream": True,
+    "stream_options": {"include_usage": True},
+    "temperature": 1,
+    "top_p": 1,
+    "user": "u-1",
+    "seed": 3,
+    "metadata": {"run": "7"},
+    "service_tier": "flex",
+    "stop": "END",
+    "n": 1,
+    "store": False,
+    "frequency_penalty": 0,
+    "presence_penalty": 1,
+}
+"""Every setting the usual request's top level reads, and the integer sampling numbers."""
+
+
+def test_the_settings_decoders_leave_the_context_they_are_given_as_made() -> None:
+    """The settings are read with one context made once (``top_level_reading._UNREAD``): each
+    decoder they plan maps fields alone, reading and recording nothing there."""
+    assert set(_SETTINGS_BODY) <= top_level_reading.SETTINGS | {"stream", "temperature", "top_p"}
+    view = {"messages": [], **_SETTINGS_BODY}
+    context = DecodeContext("openai-chat")
+    made = {name: getattr(context, name) for name in DecodeContext.__dataclass_fields__}
+    data: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    mapped = ["messages"]
+    for decoder in request_fields.decoders_for(view):
+        mapped += decoder(view, data, bag, context)
+    assert set(mapped) == set(view)
+    assert {name: getattr(context, name) for name in DecodeContext.__dataclass_fields__} == made
+    assert context.losses.count() == 0

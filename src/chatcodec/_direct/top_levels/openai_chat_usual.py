@@ -103,7 +103,7 @@ _OPTIONS = ("provider_options",)
 """Where a writer claims a request's bags (its ``encode_request``'s first act)."""
 
 
-def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:  # noqa: C901 - once a request, cold: a call less
     """``payload`` proved the usual agent request, as the reader's closed front would check
     each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the client
     settings beside them read by the reader's own decoders, :func:`_read`; the tools found
@@ -117,9 +117,13 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return None  # a field sent as null is kept in the bag and reported: the general top level's
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
-        read = [key for key in payload if key not in _USUAL]
-        if not SETTINGS.issuperset(read):
+        keys = tuple(payload)
+        settings = _SETTINGS_OF.get(keys)
+        if settings is None:
+            settings = _settings_of(keys)
+        if not settings:
             return None
+        read = list(settings)
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
@@ -140,6 +144,26 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         if found.read is None:
             return None  # tools the front refuses: the general top level's, which says why
     return found
+
+
+def _settings_of(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The client settings among a body's ``keys`` beside the usual fields, in one order whatever
+    the body's (empty: a key neither names), remembered by the keys when each names one
+    (:data:`_SETTINGS_OF`)."""
+    extra = set(keys) - _USUAL
+    if not SETTINGS.issuperset(extra):
+        return ()  # a field the usual request does not hold: the general top level's (not remembered)
+    if len(_SETTINGS_OF) >= _MAX_SETTINGS_OF:
+        _SETTINGS_OF.clear()
+    settings = _SETTINGS_OF[keys] = tuple(sorted(extra))
+    return settings
+
+
+_SETTINGS_OF: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""A body's keys in their order -> the client settings among them (:func:`_settings_of`): a
+client sends the same keys every step, so they are told apart once, not per request."""
+_MAX_SETTINGS_OF = 256
+"""Bodies of ever other keys' orders do not grow it past this."""
 
 
 def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:

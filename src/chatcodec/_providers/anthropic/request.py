@@ -378,10 +378,12 @@ def _encode_metadata(
     ``metadata``) are reported, not copied; the canonical ``user`` fills a missing ``user_id``:
     Anthropic's ``metadata.user_id`` is the end user's id ("an external identifier for the
     user who is associated with the request", API reference, Messages)."""
-    if metadata is None and user is None:
+    if metadata is None:  # a client's user alone (the usual case): nothing to compare it with
+        if user is not None:
+            wire["metadata"] = {"user_id": user}
         return
     kept: dict[str, Any] = {}
-    for key, value in (metadata or {}).items():
+    for key, value in metadata.items():
         if key == "user_id" and (value is None or isinstance(value, str)):
             kept[key] = value
         else:

@@ -62,13 +62,17 @@ _KEEP_OLD = f'api_version="{OLD}"'
 def _sampling_removed(call: RuleCall) -> None:
     """``temperature``, ``top_p`` and ``top_k`` are gone: 400 "Extra inputs are not
     permitted", even ``temperature: 1.0``."""
-    for key in ("temperature", "top_p", "top_k"):
-        if key not in call.body:
+    body = call.body
+    for key in _REMOVED:
+        if key not in body:
             continue
-        value = call.body.pop(key)
+        value = body.pop(key)
         default = SAMPLING_DEFAULTS.get(key)
         if default is None or not is_default_sampling(value, default):
             call.report((key,), f"{key} {value!r}", "not sent")
+
+
+_REMOVED = ("temperature", "top_p", "top_k")
 
 
 def _assistant_document(call: RuleCall) -> None:

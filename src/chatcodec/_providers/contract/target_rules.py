@@ -382,7 +382,7 @@ def _version(table: ProviderRules, chosen: object) -> str:
 
 def is_default_sampling(value: object, default: float) -> bool:
     """Whether a sampling value equals the target's default (``1`` is ``1.0``, ``True`` is not)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == default
+    return isinstance(value, _NUMBERS) and value.__class__ is not bool and value == default
 
 
 def clamp_to_range(
@@ -402,7 +402,7 @@ def clamp_to_range(
     low, high = bounds
     for key in keys:
         value = holder.get(key)
-        if not isinstance(value, int | float) or isinstance(value, bool):
+        if not isinstance(value, _NUMBERS) or value.__class__ is bool:
             continue
         if high is not None and (value >= high if exclusive_high else value > high):
             clamped = round(high - EXCLUSIVE_STEP, 2) if exclusive_high else high
@@ -494,6 +494,9 @@ def range_rule(
                 if values is not None:
                     clamp_to_range(call, values, tuple(values), at, (item.low, item.high))
             else:
+                value = holder[item.key]
+                if isinstance(value, _NUMBERS) and value.__class__ is not bool and _within(item, value):
+                    continue  # the usual case: nothing to clamp
                 bounds = (item.low, item.high)
                 clamp_to_range(call, holder, (item.key,), item.at, bounds, exclusive_high=item.exclusive_high)
 
@@ -541,7 +544,7 @@ def outside_own_ranges(table: ProviderRules | None, payload: Mapping[str, Any]) 
         for step in item.at:
             holder = as_dict(holder.get(step)) if holder is not None else None
         value = holder.get(item.key) if holder is not None and not item.each else None
-        if isinstance(value, int | float) and not isinstance(value, bool) and not _within(item, value):
+        if isinstance(value, _NUMBERS) and value.__class__ is not bool and not _within(item, value):
             found.append(setting_of(item.key))
     return found
 
@@ -549,6 +552,8 @@ def outside_own_ranges(table: ProviderRules | None, payload: Mapping[str, Any]) 
 _RANGES: dict[int, tuple[ProviderRules, frozenset[str], tuple[tuple[str, SamplingRange], ...]]] = {}
 """A table's identity -> (the table, the top-level body keys its ranges sit under, and each
 range beside its key, in the table's order)."""
+_NUMBERS = (int, float)
+"""A sampling value's classes (``int | float`` is a union made at each use); a bool's told apart."""
 
 
 def _within(item: SamplingRange, value: float) -> bool:
@@ -561,13 +566,14 @@ def unchecked_settings(request: Mapping[str, Any]) -> frozenset[str]:
     """The settings any bag of ``request`` marks :data:`OUTSIDE_RANGE` (canonical data)."""
     bags = request.get("provider_options")
     if not bags:
-        return frozenset()
+        return _NOTHING_UNCHECKED
     marked: set[str] = set()
     for bag in bags.values():
         held = as_dict(bag)
-        settings = as_list(held.get(OUTSIDE_RANGE)) if held is not None else None
-        marked.update(setting for setting in settings or () if isinstance(setting, str))
-    return frozenset(marked)
+        settings = held.get(OUTSIDE_RANGE) if held is not None else None
+        if settings:  # most bags mark none
+            marked.update(setting for setting in as_list(settings) or () if isinstance(setting, str))
+    return frozenset(marked) if marked else _NOTHING_UNCHECKED
 
 
 NEUTRAL_SETTINGS: Mapping[str, float] = {"frequency_penalty": 0, "presence_penalty": 0}

@@ -47,8 +47,14 @@ def _decode_same_name(
         for key in keys:
             data[key] = wire[key]
         return keys
-    data.update((key, as_sampling_number(wire[key]) if key in SAMPLING else wire[key]) for key in keys)
-    mark_integers(wire, SAMPLING, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
+    sampled: list[str] = []  # the sampling keys present, in SAMPLING's order (SAME_NAME keeps it)
+    for key in keys:  # a loop in this frame: a generator's frame is resumed a key
+        value = wire[key]
+        if key in _SAMPLING_KEYS:
+            sampled.append(key)
+            value = as_sampling_number(value)
+        data[key] = value
+    mark_integers(wire, sampled, bag)  # canonical holds a float: ``1`` would come back as ``1.0``
     return keys
 
 
@@ -165,7 +171,9 @@ def _decode_identity(
     if isinstance(user, str):
         data["user"] = user
         mapped.append("user")
-    tier = read_tier(wire.get("service_tier"), SERVICE_TIERS)
+    tier = wire.get("service_tier")
+    if tier is not None:  # most requests name none: no call
+        tier = read_tier(tier, SERVICE_TIERS)
     if tier is not None:
         data["service_tier"] = tier
         mapped.append("service_tier")
@@ -225,7 +233,7 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset({"user", "service_tier"}), _decode_identity),
     (frozenset({"verbosity"}), _decode_verbosity),
     (frozenset(NEUTRAL), _decode_defaults),
-    (frozenset({"stream"}), _decode_stream_options),
+    (frozenset({"stream", STREAM_OPTIONS}), _decode_stream_options),
 )
 """Each decoder beside the wire keys it reads, in order: a body holding none of them maps
 nothing and marks nothing there, so the reader passes it by (an agent's request sets a

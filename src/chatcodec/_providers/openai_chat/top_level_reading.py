@@ -52,22 +52,26 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
     by the reader's decoders of those keys; None when the front refuses one (the canonical path
     says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
-    view = {key: payload[key] for key in keys}
+    view = {"messages": [], **{key: payload[key] for key in keys}}  # the front's least request, the settings beside
     if "stream_options" in view and "stream" in payload:
         view["stream"] = payload["stream"]
-    copy = COMMON_REQUEST.validate({"messages": [], **view})
+    copy = COMMON_REQUEST.validate(view)
     if copy is None:
         return None
-    del copy["messages"]
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
-    context = DecodeContext(PROVIDER)
-    mapped: list[str] = []
+    mapped = ["messages"]
     for decoder in decoders_for(copy):
-        mapped += decoder(copy, data, bag, context)
+        mapped += decoder(copy, data, bag, _UNREAD)
     if not set(mapped).issuperset(copy):
         return None
     return data, bag
+
+
+_UNREAD = DecodeContext(PROVIDER)
+"""The context the settings' decoders are given: they map fields alone and read nothing of a
+context nor record anything in it (``tests/test_direct_top_level.py`` holds them to it), so one
+is made once, not a context and its loss recorder per request."""
 
 
 def front_tools(tools: list[dict[str, Any]], text: bytes, noted: Reading) -> list[dict[str, Any]] | None:

@@ -316,19 +316,15 @@ def encode_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: Lo
     each as canonical holds it (a direct path's top level calls it too)."""
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
-    _write_identity(request, wire, losses)
-    if not _UNSENT.isdisjoint(request.keys()):
-        _report_unsent(request, losses)
-
-
-def _write_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
-    if request.get("user") is not None:
+    if request.get("user") is not None:  # in this frame: a call less, run cold
         wire["user"] = request["user"]
     tier = request.get("service_tier")
     if tier is not None:
         written = write_tier(tier, SERVICE_TIERS, losses, "Responses")
         if written is not None:
             wire["service_tier"] = written
+    if not _UNSENT.isdisjoint(request.keys()):
+        _report_unsent(request, losses)
 
 
 def _report_unsent(request: Mapping[str, Any], losses: LossRecorder) -> None:
