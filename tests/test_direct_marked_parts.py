@@ -73,14 +73,9 @@ _CASES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(_CASES))
-def test_marked_parts_equal_to_canonical(case: str) -> None:
-    _equal_to_canonical(_CASES[case])
-
-
-def test_a_shape_of_marked_parts_is_written_from_its_proof(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the parts of the first message of each shape read once; later ones, in this request and
-    # the next, not at all; the memory keeps none of the caller's texts
+def _counted_reads(monkeypatch: pytest.MonkeyPatch) -> tuple[dict[Any, Any], list[str]]:
+    """The path's memory of part shapes, emptied, and the first text of every content list its
+    reader's ``decode_parts`` is asked to read from now on."""
     items: dict[Any, Any] = {}
     monkeypatch.setattr(openai_chat_to_openai_responses, "_TEXT_ITEMS", items)
     read: list[str] = []
@@ -91,6 +86,18 @@ def test_a_shape_of_marked_parts_is_written_from_its_proof(monkeypatch: pytest.M
         return reading(content, **options)
 
     monkeypatch.setattr(openai_chat_to_openai_responses, "decode_parts", counted)
+    return items, read
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_marked_parts_equal_to_canonical(case: str) -> None:
+    _equal_to_canonical(_CASES[case])
+
+
+def test_a_shape_of_marked_parts_is_written_from_its_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parts of the first message of each shape read once; later ones, in this request and
+    # the next, not at all; the memory keeps none of the caller's texts
+    items, read = _counted_reads(monkeypatch)
     body = _body([_marked("You fix bugs."), _PLAIN], [_marked("Look."), _PLAIN], [_marked("Now.")])
     convert = direct_path("openai-chat", _TARGET)
     assert convert is not None
@@ -215,16 +222,7 @@ def test_documents_equal_to_canonical(case: str) -> None:
 def test_a_shape_of_documents_is_written_from_its_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     # the task's parts and one result's read once; the others, in this request and the next, not at
     # all; the memory keeps none of the caller's data or file names
-    items: dict[Any, Any] = {}
-    monkeypatch.setattr(openai_chat_to_openai_responses, "_TEXT_ITEMS", items)
-    read: list[str] = []
-    reading = openai_chat_to_openai_responses.decode_parts
-
-    def counted(content: Any, **options: Any) -> Any:
-        read.append(content[0]["text"])
-        return reading(content, **options)
-
-    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_parts", counted)
+    items, read = _counted_reads(monkeypatch)
     body = _documents(_pdf("U0VDUkVU", "secret.pdf"), _pdf("QUJD", "report.pdf"), _pdf("REVG", "other.pdf"))
     convert = direct_path("openai-chat", _TARGET)
     assert convert is not None
@@ -270,16 +268,7 @@ def test_documents_of_other_heads_have_other_shapes() -> None:
 
 def test_screenshots_of_a_shape_are_written_from_its_proof(monkeypatch: pytest.MonkeyPatch) -> None:
     # a browser agent's results, a screenshot each: the first read, the others not; no image data kept
-    items: dict[Any, Any] = {}
-    monkeypatch.setattr(openai_chat_to_openai_responses, "_TEXT_ITEMS", items)
-    read: list[str] = []
-    reading = openai_chat_to_openai_responses.decode_parts
-
-    def counted(content: Any, **options: Any) -> Any:
-        read.append(content[0]["text"])
-        return reading(content, **options)
-
-    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_parts", counted)
+    items, read = _counted_reads(monkeypatch)
     shots = [{"type": "image_url", "image_url": {"url": f"{_PNG}{data}"}} for data in ("QUFB", "QkJC", "Q0ND")]
     body = _documents(_pdf(), *shots)
     _equal_to_canonical(body)
