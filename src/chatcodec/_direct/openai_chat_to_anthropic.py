@@ -417,7 +417,7 @@ def _marked_text(part: dict[str, Any], context: AnthropicContext, at: Steps) -> 
     if known is not None:
         context.losses.repeat(known[1], at)
         return context.cache({"type": "text", "text": part["text"]}, known[0], at)
-    canonical = {"type": "text", "text": part["text"]}
+    canonical: dict[str, Any] = {"type": "text", "text": part["text"]}
     bag = {"cache_control": part["cache_control"]}
     take_cache_control(bag, canonical)
     if "cache_control" not in canonical:

@@ -52,7 +52,10 @@ def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, A
     the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
     by the reader's decoders of those keys; None when the front refuses one (the canonical path
     says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
-    view = {"messages": [], **{key: payload[key] for key in keys}}  # the front's least request, the settings beside
+    view: dict[str, Any] = {
+        "messages": [],
+        **{key: payload[key] for key in keys},
+    }  # the front's least request, the settings
     if "stream_options" in view and "stream" in payload:
         view["stream"] = payload["stream"]
     copy = COMMON_REQUEST.validate(view)
