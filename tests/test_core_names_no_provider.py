@@ -93,8 +93,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "folders' own per-message functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_responses_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
-    "_direct/openai_responses_replayed.py": "that direct path's reading of a replayed item's bag, by the Responses "
-    "reader's decode_item and the Chat writer's report_foreign (CONTRIBUTING, Direct paths)",
+    "_direct/openai_responses_to_openai_chat_replayed.py": "that direct path's reading of a replayed item's bag, "
+    "by the Responses reader's decode_item and the Chat writer's report_foreign (CONTRIBUTING, Direct paths)",
     "_direct/openai_chat_to_openai_responses.py": "a direct path writes one pair in one pass by calling both "
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/top_levels/openai_chat_to_openai_responses.py": "the top level of that direct path, written by "

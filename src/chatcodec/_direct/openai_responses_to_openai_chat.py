@@ -27,7 +27,7 @@ model's output is replayed (the Agents SDK's typed ``message`` item of one ``out
 ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
-(:mod:`.openai_responses_replayed`). A turn of a typed message of other parts (a refusal,
+(:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a refusal,
 several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
 or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
 ``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.canonical_messages import CanonicalMessages
-from chatcodec._direct.openai_responses_replayed import (
+from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     CALLS,
     PLAIN_CALL,
     TEXT_PART_KEYS,
