@@ -151,3 +151,65 @@ def test_claude_thinking_is_written_as_reasoning_effort_for_openai() -> None:
     )
     assert "reasoning" not in out
     assert out["reasoning_effort"] in ("minimal", "low", "medium", "high")
+
+
+_CLAUDE_THINKING: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 16_000,
+    "messages": [{"role": "user", "content": "hi"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("thinking", "written"),
+    [
+        ({"type": "enabled", "budget_tokens": 4000}, {"max_tokens": 4000}),
+        ({"type": "enabled", "budget_tokens": 1024}, {"max_tokens": 1024}),
+    ],
+)
+def test_a_thinking_budget_reaches_openrouter_as_its_budget(thinking: dict[str, Any], written: dict[str, Any]) -> None:
+    """Claude's budget is what OpenRouter's ``max_tokens`` says (the reasoning-tokens page):
+    written there when OpenRouter is the server, with no loss, where ``reasoning_effort``
+    would turn it into an effort and report the budget; read back, it is the same budget."""
+    body = {**_CLAUDE_THINKING, "thinking": thinking}
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(
+        copy.deepcopy(body),
+        source="anthropic",
+        target="openai-chat",
+        options={"server": "openrouter"},
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert out["reasoning"] == written
+    assert "reasoning_effort" not in out
+    assert losses == []
+    back = chatcodec.convert_request(out, source="openai-chat", target="anthropic", on_loss="error")
+    assert back["thinking"] == thinking
+
+
+def test_without_openrouter_a_budget_is_still_an_effort_reported() -> None:
+    """For OpenAI (the default server) the object would be an unknown field: the effort, reported."""
+    body = {**_CLAUDE_THINKING, "thinking": {"type": "enabled", "budget_tokens": 4000}}
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(body, source="anthropic", target="openai-chat", on_loss="ignore", losses=losses)
+    assert "reasoning" not in out
+    assert out["reasoning_effort"] == "low"
+    assert [loss.path for loss in losses] == ["$.reasoning.budget_tokens"]
+
+
+def test_an_effort_for_openrouter_stays_its_reasoning_effort() -> None:
+    """What ``reasoning_effort`` says exactly is written there for OpenRouter too (it takes both)."""
+    body = {"model": "gpt-5", "input": "hi", "reasoning": {"effort": "high"}}
+    losses: list[chatcodec.Loss] = []
+    out = chatcodec.convert_request(
+        body,
+        source="openai-responses",
+        target="openai-chat",
+        options={"server": "openrouter"},
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert out["reasoning_effort"] == "high"
+    assert "reasoning" not in out
+    assert losses == []

@@ -11,7 +11,9 @@ is not the documented kind stay in the request's leftovers under ``reasoning``, 
 OpenAI Chat, reported by any other format; ``exclude: false`` is the default, which says
 nothing. The object's keys in their order are the pure spelling marker :data:`OBJECT_KEYS`, so
 an OpenAI Chat write gives the object back as it came, not ``reasoning_effort``; a body that
-sends ``reasoning_effort`` too keeps the object unread.
+sends ``reasoning_effort`` too keeps the object unread. For a server that takes the object
+(OpenRouter named as the server), reasoning an effort word cannot say (another provider's
+thinking budget) is written as the object too, where ``reasoning_effort`` would lose it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ FIELD = "reasoning"
 EXCLUDE = "exclude"
 OBJECT_KEYS = "_reasoning_keys"
 """Marker (pure spelling): the keys of OpenRouter's ``reasoning`` object in their order."""
+AS_OBJECT_OPTION = "_reasoning_as_object"
+"""Internal option (set by ``servers.prepare``): the server named takes this object, so reasoning
+an effort word cannot say (:func:`said_only_here`) is written here as it is, with no loss."""
 _UNWRITTEN = ("adaptive", "summary", "include_thoughts")
 """Canonical reasoning settings the object has no key for."""
 
@@ -64,6 +69,16 @@ def read_reasoning_object(
     if rest:
         bag[FIELD] = rest
     return [FIELD]
+
+
+def said_only_here(config: Mapping[str, Any]) -> bool:
+    """Whether canonical ``config`` holds what ``reasoning_effort`` cannot say and the object can:
+    a thinking budget above zero or reasoning switched on, with no effort (OpenRouter takes one of
+    ``effort`` and ``max_tokens``, not both) and not adaptive (the object has no key for it)."""
+    if config.get("effort") is not None or config.get("adaptive") is not None:
+        return False
+    budget = config.get("budget_tokens")
+    return bool(budget) if budget is not None else config.get("enabled") is True
 
 
 def write_reasoning_object(

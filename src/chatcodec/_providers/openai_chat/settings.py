@@ -5,7 +5,8 @@ at that effort (``none``: off), so it reaches Claude as thinking. Another provid
 thinking is written as an effort (``none`` when disabled, a budget by the table in
 :mod:`chatcodec._providers.kit.reasoning`, adaptive thinking as ``high``, each reported); a
 summary setting or ``include_thoughts`` is a loss. OpenRouter's ``reasoning`` object is read and
-written by :mod:`.reasoning_object` (written back as an object when it came as one). ``response_format``
+written by :mod:`.reasoning_object` (written back as an object when it came as one, and for a
+server that takes it, OpenRouter, when it says what an effort cannot: a thinking budget). ``response_format``
 is ``text``, ``json_object`` or ``json_schema`` (its ``schema`` is the canonical
 ``json_schema``); other types, and an effort this library does not know, stay in the
 request's leftovers and go back as they came.
@@ -22,7 +23,12 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, write_reasoning_object
+from chatcodec._providers.openai_chat.reasoning_object import (
+    AS_OBJECT_OPTION,
+    OBJECT_KEYS,
+    said_only_here,
+    write_reasoning_object,
+)
 from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
@@ -54,6 +60,8 @@ def encode_settings(
         keys = as_list(bag.get(OBJECT_KEYS))
         if keys is not None:  # it came as OpenRouter's object: written back so
             write_reasoning_object(reasoning, keys, wire, losses)
+        elif context.options.get(AS_OBJECT_OPTION) is True and said_only_here(reasoning):  # a budget, for OpenRouter
+            write_reasoning_object(reasoning, [], wire, losses)
         else:
             _encode_reasoning(reasoning, wire, losses)
     response_format = request.get("response_format")

@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.openai_chat.reasoning_object import AS_OBJECT_OPTION
 from chatcodec._providers.openai_chat.servers import (
     azure,
     deepseek,
@@ -152,6 +153,8 @@ def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server,
         context.options = MappingProxyType(
             {**context.options, REASONING_OPTION: server.reasoning_field, **({IN_CONTENT: True} if chunks else {})}
         )
+    if named and server.reasoning_object:
+        context.options = MappingProxyType({**context.options, AS_OBJECT_OPTION: True})
     return server, named
 
 

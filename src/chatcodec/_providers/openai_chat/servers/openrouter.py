@@ -45,6 +45,7 @@ SERVER = Server(
     ),
     reasoning_field="reasoning_details",
     reasoning_source=REASONING + "#preserving-reasoning-blocks",
+    reasoning_object=REASONING + "#controlling-reasoning-tokens",
     efforts=("none", "minimal", "low", "medium", "high", "xhigh"),
     efforts_source=REASONING + "#reasoning-effort-level",
     parts_source="https://openrouter.ai/docs/features/multimodal/overview",

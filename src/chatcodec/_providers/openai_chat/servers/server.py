@@ -66,6 +66,11 @@ class Server:
     """Where it takes reasoning sent back on an assistant message (``reasoning_content``,
     ``reasoning``, ``reasoning_details``); None: it takes none back (dropped, reported)."""
     reasoning_source: str = ""
+    reasoning_object: str = ""
+    """Where it documents OpenRouter's ``reasoning`` object (``effort``, ``max_tokens``,
+    ``enabled``, ``exclude``), which says a thinking budget and reasoning switched on as they
+    are: canonical reasoning that ``reasoning_effort`` cannot say (a budget, or reasoning on with
+    no effort) is written there for it, with no loss; empty: it takes ``reasoning_effort`` only."""
     efforts: tuple[str, ...] | None = None
     """The ``reasoning_effort`` values it takes, in the canonical order; None: not
     checked (the model names its own). An effort it does not take becomes the nearest it
