@@ -222,3 +222,36 @@ def test_a_logprob_a_double_cannot_hold_stays_on_its_part_as_it_came(logprob: in
     response = chatcodec.decode_response("openai-responses", odd)
     assert response.choices[0].logprobs is None
     assert chatcodec.encode_response("openai-responses", response, on_loss="error") == odd
+
+
+_REPLAYED: dict[str, Any] = {
+    "model": "gpt-5",
+    "input": [
+        {"role": "user", "content": "hi"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "hello", "annotations": [], "logprobs": []}],
+        },
+        {"role": "user", "content": "more"},
+    ],
+}
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini", "bedrock-converse"])
+def test_a_replayed_answers_empty_token_list_is_spelling_no_other_format_reports(target: str) -> None:
+    """``"logprobs": []`` on an ``output_text`` (the API's answer to a request that asked for no
+    tokens, which the Agents SDK replays on every assistant message) holds no token: nothing for
+    another format to carry, where it was reported as ``openai-responses data ['logprobs']``."""
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        copy.deepcopy(_REPLAYED), source="openai-responses", target=target, on_loss="ignore", losses=losses
+    )
+    assert not [loss for loss in losses if "logprobs" in loss.what]
+
+
+def test_a_replayed_answers_empty_token_list_is_written_back_as_it_came() -> None:
+    read = chatcodec.decode_request("openai-responses", copy.deepcopy(_REPLAYED))
+    assert chatcodec.encode_request("openai-responses", read, on_loss="error") == _REPLAYED

@@ -41,6 +41,9 @@ meaning; another provider drops them without a report):
 * ``_no_input``, ``_no_include``: the request had no ``input``, or replayed encrypted
   reasoning without asking for it in ``include`` (``request.py``);
 * ``_no_filename``: an inline ``input_file`` had no ``filename`` (``parts.py``);
+* ``_empty_logprobs``: an ``output_text`` spelled ``"logprobs": []``, what the API answers a
+  request that asked for no log probabilities and the Agents SDK replays on every assistant
+  message: no token, so nothing for another format to carry (``parts.py``);
 * ``_citation_keys``: on a cited text part, the order its ``url_citation`` annotations' keys
   came in, when not the writer's (a recording re-serialised with sorted keys;
   ``_providers/families/openai/citation_keys.py``);
@@ -124,3 +127,4 @@ INSTRUCTIONS = "_instructions"
 EMPTY_OUTPUT = "_empty_output"
 INPUT_STRING = "_input_string"
 NO_FILENAME = "_no_filename"
+EMPTY_LOGPROBS = "_empty_logprobs"

@@ -42,7 +42,7 @@ from chatcodec._providers.families.openai.file_names import write_filename
 from chatcodec._providers.openai_responses import wire as shapes
 from chatcodec._providers.openai_responses.agents_sdk import without_sdk_fields
 from chatcodec._providers.openai_responses.carried_reasoning import SealedCalls
-from chatcodec._providers.openai_responses.markers import KIT, NO_FILENAME, PROVIDER
+from chatcodec._providers.openai_responses.markers import EMPTY_LOGPROBS, KIT, NO_FILENAME, PROVIDER
 from chatcodec.codec_kit import (
     ABSENT_MARKER,
     absent_keys,
@@ -126,6 +126,9 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
                 _cited(calls)
                 if order is not None:
                     decoded["provider_metadata"] = {PROVIDER: {ORDER: order}}
+            if kind == "output_text" and _no_tokens(part):  # the API's answer when none were asked for
+                mapped = (*mapped, "logprobs")
+                decoded.setdefault("provider_metadata", {PROVIDER: {}})[PROVIDER][EMPTY_LOGPROBS] = True
         case "refusal":
             decoded, mapped = {"type": "refusal", "text": part["refusal"]}, ("type", "refusal")
         case "input_image":
@@ -138,6 +141,13 @@ def decode_part(part: Mapping[str, Any], allowed: frozenset[str], calls: SealedC
 
 
 _EMPTY_ANNOTATIONS = ("type", "text", "annotations")
+
+
+def _no_tokens(part: Mapping[str, Any]) -> bool:
+    """An ``output_text`` whose ``logprobs`` are ``[]``: spelling (:data:`.markers.EMPTY_LOGPROBS`),
+    no data for another format to carry, given back as it came."""
+    logprobs = part.get("logprobs")
+    return logprobs.__class__ is list and not logprobs
 
 
 def _cited(calls: SealedCalls | None) -> None:
@@ -424,6 +434,8 @@ def output_part(part: Part, bag: Mapping[str, Any], losses: LossRecorder, at: St
         )
     if part["type"] == "refusal":
         return {**fields, "type": "refusal", "refusal": part["text"]}
+    if bag.get(EMPTY_LOGPROBS) is True and "logprobs" not in fields:
+        fields["logprobs"] = []
     wire: dict[str, Any] = {"annotations": [], **fields, "type": "output_text", "text": part["text"]}
     citations = part.get("citations")
     if citations:  # the canonical citations over annotations kept in a bag
