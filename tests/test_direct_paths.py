@@ -590,6 +590,9 @@ _RESPONSES_KINDS = [
     "instructions",
     "output_message",
     "replayed_call",
+    "listed_output",
+    "hosted",
+    "reference",
     "top",
 ]
 
@@ -683,10 +686,35 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
                 items[at]["status"] = "completed"
         case "replayed_call" if item.get("type") == "function_call":  # its id and status, as the SDK replays it
             item.update(id=f"fc_{at}", status="completed") if index % 2 else item.update(id=f"fc_{at}")
+        case "listed_output" if item.get("type") == "function_call_output":  # as the API lists input items
+            item.update(id=f"fco_{at}", status="completed") if index % 2 else item.update(id=value)
+        case "hosted":  # a hosted tool's call where the model made it (a web search, a local shell)
+            items.insert(at, _hosted(index, at, items))
+        case "reference":  # a stored item referenced, or a local shell call's output (the caller's)
+            kept = {"type": "item_reference", "id": text}
+            items.insert(at, kept if index % 2 else {"type": "local_shell_call_output", "id": text, "output": text})
         case "top":
             body[("temperature", "store", "include", "top_logprobs", "metadata")[index % 5]] = value
         case _:
             pass
+
+
+def _hosted(index: int, at: int, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A web search call, or a local shell call (Codex's), at ``at`` in ``items``; now and
+    then its id a later call's (the history rules drop both, or the repeat)."""
+    call_id = f"call_{at}"
+    if index % 5 == 4:
+        call_id = next((item["call_id"] for item in items[at:] if isinstance(item.get("call_id"), str)), call_id)
+    if index % 3 == 2:
+        action = {"type": "exec", "command": ["ls"], "env": {}}
+        return {
+            "type": "local_shell_call",
+            "id": f"lsh_{at}",
+            "call_id": call_id,
+            "status": "completed",
+            "action": action,
+        }
+    return {"type": "web_search_call", "id": call_id, "status": "completed", "action": {"type": "search"}}
 
 
 def _turn_starts(items: list[dict[str, Any]]) -> list[int]:

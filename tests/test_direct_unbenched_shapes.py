@@ -291,6 +291,76 @@ RESPONSES["an assistant message as the Agents SDK replays it (logprobs [], id, s
         *_CALL,
     ],
 }
+_SEARCHED = {
+    "type": "web_search_call",
+    "id": "ws_1",
+    "status": "completed",
+    "action": {"type": "search", "query": "open issues", "sources": [{"type": "url", "url": "https://a.b"}]},
+}
+_SHELL = {
+    "type": "local_shell_call",
+    "id": "lsh_1",
+    "call_id": "call_9",
+    "status": "completed",
+    "action": {"type": "exec", "command": ["ls"], "env": {}, "working_directory": "/src"},
+}
+RESPONSES["a call's output as the API lists input items (its id and status)"] = {
+    "model": "gpt-5",
+    "input": [
+        _typed("user", "Open both."),
+        {"type": "function_call", "call_id": "call_1", "name": "open", "arguments": "{}", "id": "fc_1"},
+        {"type": "function_call", "call_id": "call_2", "name": "open", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "done", "id": "fco_1", "status": "completed"},
+        {
+            "type": "function_call_output",
+            "call_id": "call_2",
+            "output": [{"type": "input_text", "text": "a"}],
+            "id": "fco_2",
+        },
+        _typed("user", "Go on."),
+    ],
+}
+RESPONSES["the Agents SDK's web search history (reasoning, searches, the answer)"] = {
+    "model": "gpt-5",
+    "input": [
+        _typed("user", "What is open?"),
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB"},
+        _SEARCHED,
+        {"type": "reasoning", "id": "rs_2", "summary": [{"type": "summary_text", "text": "More."}]},
+        {**_SEARCHED, "id": "ws_2", "action": {"type": "open_page", "url": "https://a.b"}},
+        {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed", "content": [_ANSWERED]},
+        _typed("user", "Search again, then open it."),
+        {**_SEARCHED, "id": "ws_3"},
+        *_CALL,
+    ],
+}
+RESPONSES["a search alone in its turn, and references to stored items"] = {
+    "model": "gpt-5",
+    "instructions": "Be terse.",
+    "input": [
+        {"type": "item_reference", "id": "msg_0"},
+        {"type": "item_reference", "id": "msg_1"},
+        _typed("user", "Search."),
+        _SEARCHED,
+        *_CALL,
+        {"type": "item_reference", "id": "msg_2"},
+    ],
+}
+RESPONSES["a local shell call and its output"] = {
+    "model": "codex-mini-latest",
+    "input": [
+        _typed("user", "List it."),
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        _SHELL,
+        {"type": "local_shell_call_output", "id": "call_9", "output": '{"output": "a.py"}'},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "a.py", "annotations": []}],
+        },
+        _typed("user", "Go on."),
+    ],
+}
 RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
     "an answer's text with its tokens": {
         "model": "gpt-5",
@@ -314,6 +384,18 @@ RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
         "model": "gpt-5-codex",
         "previous_response_id": "resp_1",
         "input": [_custom("call_9")[1], _typed("user", "Go on.")],
+    },
+    "a search whose id a call output names (the history rules drop both)": {
+        "model": "gpt-5",
+        "input": [_typed("user", "Hi."), {**_SEARCHED, "id": "call_1"}, *_CALL],
+    },
+    "a local shell call answered by a function call output (the history rules drop both)": {
+        "model": "codex-mini-latest",
+        "input": [
+            _typed("user", "List it."),
+            {key: value for key, value in _SHELL.items() if key != "id"},
+            {"type": "function_call_output", "call_id": "call_9", "output": "a.py"},
+        ],
     },
     "a custom call of a name Chat rewrites": {
         "model": "gpt-5-codex",

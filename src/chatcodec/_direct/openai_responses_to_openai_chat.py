@@ -30,12 +30,19 @@ which the Chat writer reports (``report_foreign``) at the item's part, asked onc
 (:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a refusal,
 several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
 or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
-``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
-other shape (a text's annotations, a typed input message holding more than its role and content,
-reasoning sealed by chatcodec, a custom call's output whose call is not in the input, calls answered
-out of place) is handed back before anything is written (:func:`admitted`), and a rule that answers
-outside the admitted shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands
-the conversion back too: the canonical path converts it whole, and says what it refuses."""
+``encode_assistant_message``, the canonical path's own two steps for that one message, as is a
+turn holding a hosted tool's call (a ``web_search_call``, a ``local_shell_call``: kept whole by the
+reader, dropped with a loss by the writer), and a run of the caller's items kept whole
+(``item_reference``, ``local_shell_call_output``: a user message of them, written by the Chat writer's
+``encode_plain_message``, which drops it with its losses). A call output with its ``id`` and ``status``
+(as the API lists input items) is written as the plain one, its bag's losses the writer's
+(:func:`.read_output`). A body of any other shape (a text's annotations, a typed input message
+holding more than its role and content, reasoning sealed by chatcodec, a custom call's output whose
+call is not in the input, calls answered out of place, a call or output naming a hosted call's id,
+which the shared history rules drop) is handed back before anything is written (:func:`admitted`),
+and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a tool
+name it rewrites) hands the conversion back too: the canonical path converts it whole, and says what
+it refuses."""
 
 from __future__ import annotations
 
@@ -45,16 +52,22 @@ from chatcodec._conversion import read_request_data, trace_source, write_request
 from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     CALLS,
+    HOSTED,
+    ITEMS_KEPT_WHOLE,
+    OUTPUTS,
     PLAIN_CALL,
     TEXT_PART_KEYS,
     UnadmittedError,
+    kept_whole,
     read_call,
+    read_output,
     replayed_text,
+    unanswered,
 )
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
+from chatcodec._providers.openai_chat.messages import encode_assistant_message, encode_plain_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
@@ -152,6 +165,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     read: dict[int, int] = {}
     replayed = False
     custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
+    hosted: set[str] = set()  # the ids of the items kept whole (:func:`.kept_whole`)
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
@@ -161,7 +175,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 if not item.keys() <= _CUSTOM_CALL_KEYS or "input" not in item or type(call_id) is not str:
                     return None
                 custom.add(call_id)
-                if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714
+                if previous != "text" and previous != "call" and previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                     starts.append(position)
                 previous = "call"
                 continue
@@ -172,7 +186,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         if kind == "function_call":
             if "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
-            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
+            if previous != "text" and previous != "call" and previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
             if len(item) != PLAIN_CALL:  # a replayed call's id and status
                 if not item.keys() <= _CALL_KEYS:
@@ -182,31 +196,49 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
+        if kind in ITEMS_KEPT_WHOLE:  # a hosted tool's call, a reference: a message from its canonical one
+            if not kept_whole(item, kind, hosted):
+                return None
+            if kind in HOSTED:  # the model's, in its turn (after its reasoning, text or another hosted call)
+                if previous != "reasoning" and previous != "text" and previous != "hosted":  # noqa: PLR1714
+                    starts.append(position)
+                previous = "hosted"
+            else:  # the caller's, a run of them one user message
+                if previous == "reasoning":
+                    return None
+                if previous != "carried":
+                    starts.append(position)
+                previous = "carried"
+            read[starts[-1]] = len(starts) - 1
+            continue
         if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
             return None
         if kind == "function_call_output":
             output = item.get("output")
-            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _result_parts(output)):
+            if "call_id" not in item or (type(output) is not str and not _result_parts(output)):
+                return None
+            if len(item) != 3 and not item.keys() <= _OUTPUT_KEYS:  # as the API lists it: its id and status
                 return None
             if previous != "output":
                 starts.append(position)
             previous = "output"
             continue
-        if kind == "reasoning":  # first in its turn
+        if kind == "reasoning":  # first in its turn, or after a hosted call of a turn read whole
             if previous == "text":
                 return None
-            starts.append(position)
+            if previous != "hosted":
+                starts.append(position)
             if not _plain_reasoning(item):  # its content or status: the turn from its canonical message
                 if not _replayed_reasoning(item):
                     return None
-                read[position] = len(starts) - 1
+                read[starts[-1]] = len(starts) - 1
             previous = "reasoning"
             continue
         if kind is not None and (kind != "message" or item.get("role") == "assistant"):
             # a model's output message, replayed (a turn's first: its calls may follow)
             if kind != "message" or previous == "text" or not _output_message(item):
                 return None
-            if previous != "reasoning":
+            if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
             if previous == "reasoning" or not _one_text(item["content"]):  # the turn from its canonical message
                 read[starts[-1]] = len(starts) - 1
@@ -220,15 +252,21 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             return None
         if type(content) is not str and (role == "assistant" or not _parts(content, role)):
             return None
-        if previous != "reasoning":  # an assistant's text after its reasoning is the same turn
-            starts.append(position)
+        if previous != "reasoning" and (previous != "hosted" or role != "assistant"):
+            starts.append(position)  # (an assistant's text after its reasoning or a hosted call is the same turn)
         elif role != "assistant":
             return None
         previous = "text" if role == "assistant" else ""
-    return None if previous == "reasoning" else Admission(starts, read, replayed, bool(custom))
+    if previous == "reasoning" or (hosted and not unanswered(hosted, items)):
+        return None
+    return Admission(starts, read, replayed, bool(custom))
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status"})
+"""A call output's fields as the API lists input items (the SDK's ``ResponseFunctionToolCallOutputItem``:
+its ``id`` and ``status`` the reader's bag, reported by the Chat writer; the front checks their values)."""
+
 _CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
 """A custom call's and its output's types (a tuple: an item's ``type`` may be any value before the front)."""
 _CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
@@ -378,8 +416,14 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 if moved:  # after the run of results before it
                     append({"role": "user", "content": moved})
                     moved = []
-                field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
-                encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
+                message = read[index]
+                if message["role"] == "assistant":
+                    field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+                    encode_assistant_message(message, messages, field, context.losses, ("messages", index))
+                else:  # items kept whole (a reference): a user message of them, or none (a loss)
+                    written = encode_plain_message(message, context, ("messages", index))
+                    if written is not None:
+                        append(written)
                 turn = None
                 outputs = False
                 continue
@@ -394,6 +438,10 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 result = -1
             result += 1
             output = item["output"]
+            if len(item) != 3:  # its id and status, as the API lists input items: the bag's losses first
+                reported = OUTPUTS.get(tuple(item)) if None not in item.values() else None
+                for what, why, loss_kind in read_output(item) if reported is None else reported:
+                    context.losses.add(("messages", index, "content", result), what, why, loss_kind)
             if type(output) is not str:
                 output = result_content(
                     decode_parts(output, RESULT_KINDS), moved, context, ("messages", index, "content", result)

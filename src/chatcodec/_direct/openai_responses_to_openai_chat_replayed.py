@@ -1,10 +1,14 @@
 """What a replayed Responses item's bag gives when the Responses -> OpenAI Chat direct pass
 writes it (:mod:`.openai_responses_to_openai_chat`): an item as a model's output is replayed
 (the Agents SDK's calls with their ``id`` and ``status``, a typed ``message`` of one
-``output_text``) keeps its fields in the reader's bag, which the Chat writer reports at the
+``output_text``) or as the API lists input items (a call output with its ``id`` and
+``status``) keeps its fields in the reader's bag, which the Chat writer reports at the
 item's part. What is reported depends on the item's keys alone while no value is null, so it
-is read once per shape of item (the reader's ``decode_item``, the writer's ``report_foreign``)
-and repeated at each item's place; the pass's own walk and writing stay in its module.
+is read once per shape of item (the reader's ``decode_item`` or ``decode_output``, the writer's
+``report_foreign``) and repeated at each item's place. The items the reader keeps whole (a hosted
+tool's call, an ``item_reference``) are admitted here by their fields (:func:`kept_whole`), their
+turn or message written from its canonical message; the pass's own walk and writing stay in its
+module.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from chatcodec._losses import LossRecorder
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec._providers.openai_responses.messages import decode_output
 
 if TYPE_CHECKING:
     from chatcodec._losses import LossKind
@@ -29,6 +34,7 @@ Reported = tuple[tuple[str, str, "LossKind"], ...]
 """The losses (what, why, kind) an item's bag gives at its part's place."""
 
 CALLS: dict[tuple[str, ...], Reported] = {}
+OUTPUTS: dict[tuple[str, ...], Reported] = {}
 _TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
 """What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
 Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
@@ -48,6 +54,20 @@ def read_call(item: dict[str, Any]) -> Reported:
         raise UnadmittedError
     if None not in item.values():
         CALLS[tuple(item)] = reported
+    return reported
+
+
+def read_output(item: dict[str, Any]) -> Reported:
+    """What a call output item's bag gives (its ``id`` and ``status``, as the API lists input
+    items and SDKs replay them), read by the reader's ``decode_output`` (the output of a call of
+    the input: no marker) and reported by the Chat writer's ``report_foreign``, as its
+    ``_encode_result`` reports a result's bag before its content (kept in :data:`OUTPUTS`
+    when no value is null: :func:`write_messages` looks there first)."""
+    reported = _reported(decode_output(item, (item["call_id"],)))
+    if reported is None:  # a loss at another place than the result's: the canonical path's
+        raise UnadmittedError
+    if None not in item.values():
+        OUTPUTS[tuple(item)] = reported
     return reported
 
 
@@ -91,6 +111,45 @@ def _foreign_text(part: dict[str, Any]) -> bool:
     if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
         return False
     return len(metadata) == 1 and PROVIDER in metadata
+
+
+HOSTED = {
+    "web_search_call": frozenset({"type", "id", "status", "action"}),
+    "local_shell_call": frozenset({"type", "id", "call_id", "status", "action"}),
+}
+"""A hosted tool's call as a model wrote it (the SDK's ``ResponseFunctionWebSearch``, the
+Agents SDK's ``WebSearchTool`` history; its ``LocalShellCall``), by type: its fields. The
+reader keeps it whole in its turn (an opaque part), which the Chat writer drops with a loss."""
+_CARRIED = {
+    "item_reference": frozenset({"type", "id"}),
+    "local_shell_call_output": frozenset({"type", "id", "call_id", "output", "status"}),
+}
+"""An item of the caller's the reader keeps whole (an opaque part of a user message of such
+items), by type: its fields (the SDK's ``ItemReference`` and ``LocalShellCallOutput``, which
+a client may name by ``call_id`` as it names other outputs)."""
+ITEMS_KEPT_WHOLE = HOSTED.keys() | _CARRIED.keys()
+
+
+def kept_whole(item: dict[str, Any], kind: str, ids: set[str]) -> bool:
+    """Whether ``item`` of a type kept whole holds its fields alone and an id, noted in
+    ``ids``: its ``call_id``, else its ``id`` (the id the history rules read a kept call by,
+    :func:`unanswered`). Its turn or message is written from its canonical message."""
+    if not item.keys() <= (HOSTED.get(kind) or _CARRIED[kind]):
+        return False
+    call_id = item.get("call_id")
+    if type(call_id) is not str:
+        call_id = item.get("id")
+        if type(call_id) is not str:
+            return False
+    ids.add(call_id)
+    return True
+
+
+def unanswered(hosted: set[str], items: list[dict[str, Any]]) -> bool:
+    """Whether no call or call output of ``items`` names an id of an item kept whole: the
+    shared history rules drop such a call with its results (a kept call answered), or
+    without a loss (one repeating a call of its turn), which the canonical path does."""
+    return all(item.get("call_id") not in hosted for item in items if item.get("type") not in ITEMS_KEPT_WHOLE)
 
 
 class _Capture(LossRecorder):
