@@ -460,6 +460,8 @@ def _mutation(message_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
             "user_after_calls",
             "top",
             "text_parts",
+            "citations",
+            "server_tools",
         ]
     )
     return st.tuples(kinds, st.integers(0, max(message_count - 1, 0)), _VALUES)
@@ -530,10 +532,31 @@ def _apply_anthropic(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             body[key] = [{"type": "text", "text": "x"}] if key == "system" and value == [] else value
         case "unknown" if not blocks:
             message["x_unknown"] = value
+        case "citations" | "server_tools" if message["role"] == "assistant" and blocks:
+            _replayed_blocks(blocks, kind, index, value)
         case _ if blocks:
             _mutate_block(blocks, blocks[index % len(blocks)], kind, value)
         case _:
             pass
+
+
+def _replayed_blocks(blocks: list[Any], kind: str, index: int, value: Any) -> None:
+    """An assistant's blocks as Claude answers after a web search: a text's citations (or the
+    SDK's null), or the server's search and its results before its blocks (now and then under a
+    call's id, which the history rules drop)."""
+    if kind == "citations":
+        cited = {"type": "web_search_result_location", "url": "https://a.b", "title": value, "cited_text": "x"}
+        texts = [block for block in blocks if block.get("type") == "text"]
+        text = texts[index % len(texts)] if texts else {"type": "text", "text": "x"}
+        text["citations"] = None if index % 4 == 3 else [cited] * (index % 3)
+        if not texts:
+            blocks.append(text)
+        return
+    calls = [block["id"] for block in blocks if block.get("type") == "tool_use"]
+    call_id = calls[0] if calls and index % 5 == 4 else f"srvtoolu_{index}"
+    search = {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": {"query": value}}
+    found = {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [], "caller": {"type": "direct"}}
+    blocks[index % (len(blocks) + 1) : index % (len(blocks) + 1)] = [search, found][: 1 + index % 2]
 
 
 def _mutate_block(blocks: list[Any], block: dict[str, Any], kind: str, value: Any) -> None:
