@@ -11,7 +11,8 @@ blocks, a cache marker on one: the reader's canonical system message, written by
 images and tool results (of text, images and documents), assistant text, thinking and tool
 calls, and what an answer after the server's web search holds (a text's ``citations``, the
 server's ``server_tool_use`` and ``web_search_tool_result``: the front refuses them, and they are
-copied as the wire shapes copy them, :mod:`.anthropic_to_openai_chat_replayed`). Each turn is read by the reader's own functions for it
+copied as the wire shapes copy them, :mod:`.anthropic_to_openai_chat_replayed`). Each turn is
+read by the reader's own functions for it
 (:func:`~chatcodec._providers.anthropic.parts.decode_parts` for an assistant's blocks,
 :func:`~chatcodec._providers.anthropic.messages.decode_user_turn`, which splits a user turn
 into its results and the rest) and written by the writer's own functions for each message it
