@@ -149,7 +149,10 @@ def unanswered(hosted: set[str], items: list[dict[str, Any]]) -> bool:
     """Whether no call or call output of ``items`` names an id of an item kept whole: the
     shared history rules drop such a call with its results (a kept call answered), or
     without a loss (one repeating a call of its turn), which the canonical path does."""
-    return all(item.get("call_id") not in hosted for item in items if item.get("type") not in ITEMS_KEPT_WHOLE)
+    for item in items:
+        if item.get("call_id") in hosted and item.get("type") not in ITEMS_KEPT_WHOLE:
+            return False
+    return True
 
 
 class _Capture(LossRecorder):
