@@ -58,6 +58,7 @@ from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     PLAIN_CALL,
     TEXT_PART_KEYS,
     UnadmittedError,
+    dropped_call,
     kept_whole,
     read_call,
     read_output,
@@ -166,9 +167,14 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
     replayed = False
     custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
     hosted: set[str] = set()  # the ids of the items kept whole (:func:`.kept_whole`)
+    bare = False  # the open turn holds hosted calls, and no text or call yet
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
+        if bare and kind not in HOSTED and kind != "reasoning":
+            bare = False  # its text (a bare one: a typed message's is read at another place) or a call follows
+            if kind not in _CALL_KINDS and (kind is not None or item.get("role") != "assistant"):
+                read[starts[-1]] = len(starts) - 1  # no part the writer writes: it drops the message
         if kind in _CUSTOM_KINDS:  # Codex's apply_patch and its output (one look for every other item)
             if kind == "custom_tool_call":  # a freeform call, written by the writer's rule
                 call_id = item.get("call_id")
@@ -199,17 +205,21 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         if kind in ITEMS_KEPT_WHOLE:  # a hosted tool's call, a reference: a message from its canonical one
             if not kept_whole(item, kind, hosted):
                 return None
-            if kind in HOSTED:  # the model's, in its turn (after its reasoning, text or another hosted call)
-                if previous != "reasoning" and previous != "text" and previous != "hosted":  # noqa: PLR1714
-                    starts.append(position)
-                previous = "hosted"
-            else:  # the caller's, a run of them one user message
+            if kind not in HOSTED:  # the caller's, a run of them one user message
                 if previous == "reasoning":
                     return None
                 if previous != "carried":
                     starts.append(position)
+                read[starts[-1]] = len(starts) - 1
                 previous = "carried"
-            read[starts[-1]] = len(starts) - 1
+                continue
+            if previous == "text":  # the model's, after its text: the writer's losses in another order
+                read[starts[-1]] = len(starts) - 1
+            else:  # before its text and calls (after its reasoning or another hosted call): written here
+                if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
+                    starts.append(position)
+                bare = True
+            previous = "hosted"
             continue
         if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
             return None
@@ -259,6 +269,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         previous = "text" if role == "assistant" else ""
     if previous == "reasoning" or (hosted and not unanswered(hosted, items)):
         return None
+    if bare:
+        read[starts[-1]] = len(starts) - 1
     return Admission(starts, read, replayed, bool(custom))
 
 
@@ -267,6 +279,7 @@ _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status"})
 """A call output's fields as the API lists input items (the SDK's ``ResponseFunctionToolCallOutputItem``:
 its ``id`` and ``status`` the reader's bag, reported by the Chat writer; the front checks their values)."""
 
+_CALL_KINDS = ("function_call", "custom_tool_call")
 _CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
 """A custom call's and its output's types (a tuple: an item's ``type`` may be any value before the front)."""
 _CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
@@ -473,13 +486,28 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 for what, why, loss_kind in reported:
                     context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
-        if kind == "reasoning":  # (admitted first in its turn)
-            index += 1
-            thinking[index] = len(item["summary"]) or 1
-            turn = {"role": "assistant", "content": None}
-            append(turn)
-            listed.append(turn)
-            _drop_reasoning(item, index, context)
+        if kind in HOSTED:  # (admitted before its turn's text and calls) a part the writer drops
+            if turn is None:
+                index += 1
+                turn = {"role": "assistant", "content": None}
+                append(turn)
+                listed.append(turn)
+            place = thinking.get(index, 0)
+            thinking[index] = place + 1
+            for what, why, loss_kind in dropped_call(item):
+                context.losses.add(("messages", index, "content", place), what, why, loss_kind)
+            continue
+        if kind == "reasoning":  # (admitted first in its turn, or after its hosted calls)
+            place = 0
+            if turn is None:
+                index += 1
+                turn = {"role": "assistant", "content": None}
+                append(turn)
+                listed.append(turn)
+            else:
+                place = thinking[index]
+            thinking[index] = place + (len(item["summary"]) or 1)
+            _drop_reasoning(item, index, context, place)
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
@@ -515,13 +543,13 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     return messages
 
 
-def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext) -> None:
+def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext, first: int) -> None:
     """A reasoning item's thinking parts (one per summary text, or one), which Chat has no
     field for without the ``reasoning_field`` option: each dropped with the Chat writer's
-    loss at its canonical place (the turn's first parts)."""
+    loss at its canonical place (the turn's parts from ``first``)."""
     if reasoning.option(context, ("options", reasoning.PUBLIC_OPTION)) is not None:
         raise UnadmittedError  # written into a field: the canonical path's
-    for position in range(len(item["summary"]) or 1):
+    for position in range(first, first + (len(item["summary"]) or 1)):
         reasoning.drop_loss(SOURCE, context.losses, ("messages", index, "content", position))
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._losses import LossRecorder
+from chatcodec._providers.openai_chat.assistant import encode_assistant
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.markers import PROVIDER
@@ -113,28 +114,28 @@ def _foreign_text(part: dict[str, Any]) -> bool:
     return len(metadata) == 1 and PROVIDER in metadata
 
 
-HOSTED = {
+_FIELDS = {
     "web_search_call": frozenset({"type", "id", "status", "action"}),
     "local_shell_call": frozenset({"type", "id", "call_id", "status", "action"}),
-}
-"""A hosted tool's call as a model wrote it (the SDK's ``ResponseFunctionWebSearch``, the
-Agents SDK's ``WebSearchTool`` history; its ``LocalShellCall``), by type: its fields. The
-reader keeps it whole in its turn (an opaque part), which the Chat writer drops with a loss."""
-_CARRIED = {
     "item_reference": frozenset({"type", "id"}),
     "local_shell_call_output": frozenset({"type", "id", "call_id", "output", "status"}),
 }
-"""An item of the caller's the reader keeps whole (an opaque part of a user message of such
-items), by type: its fields (the SDK's ``ItemReference`` and ``LocalShellCallOutput``, which
-a client may name by ``call_id`` as it names other outputs)."""
-ITEMS_KEPT_WHOLE = HOSTED.keys() | _CARRIED.keys()
+"""The items the reader keeps whole (opaque parts) admitted, by type: their fields. A hosted
+tool's call as a model wrote it (the SDK's ``ResponseFunctionWebSearch``, the Agents SDK's
+``WebSearchTool`` history; its ``LocalShellCall``), kept in its turn, which the Chat writer
+drops with a loss; an item of the caller's (the SDK's ``ItemReference`` and
+``LocalShellCallOutput``, which a client may name by ``call_id`` as it names other outputs),
+kept in a user message of such items."""
+HOSTED = ("web_search_call", "local_shell_call")
+ITEMS_KEPT_WHOLE = (*HOSTED, "item_reference", "local_shell_call_output")
+"""Tuples: an item's ``type`` may be any value before the front (a list is no key of a set)."""
 
 
 def kept_whole(item: dict[str, Any], kind: str, ids: set[str]) -> bool:
     """Whether ``item`` of a type kept whole holds its fields alone and an id, noted in
     ``ids``: its ``call_id``, else its ``id`` (the id the history rules read a kept call by,
     :func:`unanswered`). Its turn or message is written from its canonical message."""
-    if not item.keys() <= (HOSTED.get(kind) or _CARRIED[kind]):
+    if not item.keys() <= _FIELDS[kind]:
         return False
     call_id = item.get("call_id")
     if type(call_id) is not str:
@@ -149,10 +150,26 @@ def unanswered(hosted: set[str], items: list[dict[str, Any]]) -> bool:
     """Whether no call or call output of ``items`` names an id of an item kept whole: the
     shared history rules drop such a call with its results (a kept call answered), or
     without a loss (one repeating a call of its turn), which the canonical path does."""
-    for item in items:
-        if item.get("call_id") in hosted and item.get("type") not in ITEMS_KEPT_WHOLE:
-            return False
-    return True
+    return not any(item.get("call_id") in hosted and item.get("type") not in ITEMS_KEPT_WHOLE for item in items)
+
+
+def dropped_call(item: dict[str, Any]) -> Reported:
+    """What the Chat writer reports of a hosted call the reader keeps whole in its turn (an
+    opaque part OpenAI Chat cannot carry), at its part's place: read once (the reader's
+    ``decode_item``, the writer's ``encode_assistant`` of a turn of that part alone), the same
+    for every such part (the writer names the part's provider, not what it holds)."""
+    if _DROPPED:
+        return _DROPPED[0]
+    capture = _Capture(_HERE)
+    encode_assistant({"role": "assistant", "content": decode_item(item)}, None, capture, _HERE[:2])
+    if capture.elsewhere or not capture.found:  # (any other answer: the canonical path's)
+        raise UnadmittedError
+    _DROPPED.append(tuple(capture.found))
+    return _DROPPED[0]
+
+
+_DROPPED: list[Reported] = []
+"""What :func:`dropped_call` read (at most one entry)."""
 
 
 class _Capture(LossRecorder):
