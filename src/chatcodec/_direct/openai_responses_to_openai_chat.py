@@ -141,6 +141,9 @@ class Admission(NamedTuple):
     :func:`write_messages` then looks at each call's keys."""
     custom: bool = False
     """Whether a custom call is among the items: :func:`write_messages` then looks for them."""
+    kept: bool = False
+    """Whether a call output holds its ``id`` or ``status``, or a hosted call is written in the
+    pass: :func:`write_messages` then looks for them."""
 
 
 def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
@@ -164,7 +167,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     starts: list[int] = []
     read: dict[int, int] = {}
-    replayed = False
+    replayed = kept = False
     custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
     hosted: set[str] = set()  # the ids of the items kept whole (:func:`.kept_whole`)
     bare = False  # the open turn holds hosted calls, and no text or call yet
@@ -202,33 +205,16 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
-        if kind in ITEMS_KEPT_WHOLE:  # a hosted tool's call, a reference: a message from its canonical one
-            if not kept_whole(item, kind, hosted):
-                return None
-            if kind not in HOSTED:  # the caller's, a run of them one user message
-                if previous == "reasoning":
-                    return None
-                if previous != "carried":
-                    starts.append(position)
-                read[starts[-1]] = len(starts) - 1
-                previous = "carried"
-                continue
-            if previous == "text":  # the model's, after its text: the writer's losses in another order
-                read[starts[-1]] = len(starts) - 1
-            else:  # before its text and calls (after its reasoning or another hosted call): written here
-                if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
-                    starts.append(position)
-                bare = True
-            previous = "hosted"
-            continue
-        if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
-            return None
+        if previous == "reasoning" and kind is not None and kind != "message" and kind not in HOSTED:
+            return None  # its turn's text, calls or hosted calls follow
         if kind == "function_call_output":
             output = item.get("output")
             if "call_id" not in item or (type(output) is not str and not _result_parts(output)):
                 return None
-            if len(item) != 3 and not item.keys() <= _OUTPUT_KEYS:  # as the API lists it: its id and status
-                return None
+            if len(item) != 3:  # as the API lists it: its id and status
+                if not item.keys() <= _OUTPUT_KEYS:
+                    return None
+                kept = True
             if previous != "output":
                 starts.append(position)
             previous = "output"
@@ -245,8 +231,27 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             previous = "reasoning"
             continue
         if kind is not None and (kind != "message" or item.get("role") == "assistant"):
+            if kind != "message":  # a hosted tool's call, a reference (any other: the canonical path's)
+                if kind not in ITEMS_KEPT_WHOLE or not kept_whole(item, kind, hosted):
+                    return None
+                if kind not in HOSTED:  # the caller's, a run of them one user message
+                    if previous == "reasoning":
+                        return None
+                    if previous != "carried":
+                        starts.append(position)
+                    read[starts[-1]] = len(starts) - 1
+                    previous = "carried"
+                    continue
+                if previous == "text":  # the model's, after its text: the writer's losses in another order
+                    read[starts[-1]] = len(starts) - 1
+                else:  # before its text and calls (after its reasoning or another hosted call): written here
+                    if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
+                        starts.append(position)
+                    bare = kept = True
+                previous = "hosted"
+                continue
             # a model's output message, replayed (a turn's first: its calls may follow)
-            if kind != "message" or previous == "text" or not _output_message(item):
+            if previous == "text" or not _output_message(item):
                 return None
             if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
@@ -271,7 +276,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     if bare:
         read[starts[-1]] = len(starts) - 1
-    return Admission(starts, read, replayed, bool(custom))
+    return Admission(starts, read, replayed, bool(custom), kept)
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
@@ -415,7 +420,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
     thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
-    replayed_calls, custom_calls = admission.replayed, admission.custom
+    replayed_calls, custom_calls, kept = admission.replayed, admission.custom, admission.kept
     moved: list[dict[str, Any]] = []  # a run of results' media, sent in a user message after it (the Chat writer's)
     for item in items:
         if by_reading:
@@ -451,7 +456,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 result = -1
             result += 1
             output = item["output"]
-            if len(item) != 3:  # its id and status, as the API lists input items: the bag's losses first
+            if kept and len(item) != 3:  # its id and status, as the API lists input items: the bag's losses first
                 reported = OUTPUTS.get(tuple(item)) if None not in item.values() else None
                 for what, why, loss_kind in read_output(item) if reported is None else reported:
                     context.losses.add(("messages", index, "content", result), what, why, loss_kind)
@@ -486,17 +491,6 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 for what, why, loss_kind in reported:
                     context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
-        if kind in HOSTED:  # (admitted before its turn's text and calls) a part the writer drops
-            if turn is None:
-                index += 1
-                turn = {"role": "assistant", "content": None}
-                append(turn)
-                listed.append(turn)
-            place = thinking.get(index, 0)
-            thinking[index] = place + 1
-            for what, why, loss_kind in dropped_call(item):
-                context.losses.add(("messages", index, "content", place), what, why, loss_kind)
-            continue
         if kind == "reasoning":  # (admitted first in its turn, or after its hosted calls)
             place = 0
             if turn is None:
@@ -508,6 +502,17 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 place = thinking[index]
             thinking[index] = place + (len(item["summary"]) or 1)
             _drop_reasoning(item, index, context, place)
+            continue
+        if kept and kind in HOSTED:  # (admitted before its turn's text and calls) a part the writer drops
+            if turn is None:
+                index += 1
+                turn = {"role": "assistant", "content": None}
+                append(turn)
+                listed.append(turn)
+            place = thinking.get(index, 0)
+            thinking[index] = place + 1
+            for what, why, loss_kind in dropped_call(item):
+                context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
