@@ -36,7 +36,8 @@ def replayed_block(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
     wire shapes copy it: a text holding ``citations`` (a list of objects) and nothing else, a
     server block with its id (a call's ``id``, a result's ``tool_use_id``); None for any other."""
     if kind == "text":
-        text, citations = block.get("text"), block.get("citations")
+        text = block.get("text")
+        citations: Any = block.get("citations")
         if len(block) != 3 or type(text) is not str:
             return None
         if citations is None and "citations" in block:  # as the SDK dumps a text block (its null)
