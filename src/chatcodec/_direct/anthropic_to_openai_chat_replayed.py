@@ -42,7 +42,7 @@ def replayed_block(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
             return None
         if citations is None and "citations" in block:  # as the SDK dumps a text block (its null)
             return {"type": "text", "text": text, "citations": None}
-        if citations.__class__ is not list:
+        if type(citations) is not list:
             return None
         copied: list[dict[str, Any]] = []
         for citation in citations:
