@@ -37,12 +37,12 @@ def replayed_block(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
     server block with its id (a call's ``id``, a result's ``tool_use_id``); None for any other."""
     if kind == "text":
         text = block.get("text")
-        citations: Any = block.get("citations")
-        if len(block) != 3 or type(text) is not str:
+        if len(block) != 3 or type(text) is not str or "citations" not in block:
             return None
-        if citations is None and "citations" in block:  # as the SDK dumps a text block (its null)
+        citations: Any = block["citations"]
+        if citations is None:  # as the SDK dumps a text block
             return {"type": "text", "text": text, "citations": None}
-        if type(citations) is not list:
+        if citations.__class__ is not list:
             return None
         copied: list[dict[str, Any]] = []
         for citation in citations:
