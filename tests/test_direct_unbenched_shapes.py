@@ -335,6 +335,23 @@ RESPONSES["the Agents SDK's web search history (reasoning, searches, the answer)
         *_CALL,
     ],
 }
+_SEARCH_ANSWER = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / "response"
+RESPONSES["a web search answer as the API wrote it (recorded: its url citations), replayed"] = {
+    "model": "gpt-5",
+    "instructions": "Answer from the web.",
+    "input": [
+        _typed("user", "When did the Eiffel Tower open?"),
+        *json.loads((_SEARCH_ANSWER / "web_search_call_url_citation.json").read_text())["output"],
+        _typed("user", "And its height?"),
+        {**_SEARCHED, "id": "ws_2"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{**_ANSWERED, "annotations": [{"type": "file_citation", "file_id": "file-1", "index": 0}]}],
+        },
+        *_CALL,
+    ],
+}
 RESPONSES["a search alone in its turn, and references to stored items"] = {
     "model": "gpt-5",
     "instructions": "Be terse.",

@@ -27,17 +27,19 @@ model's output is replayed (the Agents SDK's typed ``message`` item of one ``out
 ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
-(:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a refusal,
-several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
-or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
-``encode_assistant_message``, the canonical path's own two steps for that one message, as is a
+(:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a
+refusal, several texts, a text's annotations: url citations after a web search, reported first as
+the Chat writer's codec reports a request's), or after reasoning, or whose reasoning item holds its
+reasoning texts (``content``) or a ``status``, is read by the reader's ``decode_messages`` and
+written by the Chat writer's ``encode_assistant_message``, the canonical path's own two steps for
+that one message, as is a
 turn holding a hosted tool's call (a ``web_search_call``, a ``local_shell_call``: kept whole by the
 reader, dropped with a loss by the writer), and a run of the caller's items kept whole
 (``item_reference``, ``local_shell_call_output``: a user message of them, written by the Chat writer's
 ``encode_plain_message``, which drops it with its losses). A call output with its ``id`` and ``status``
 (as the API lists input items) is written as the plain one, its bag's losses the writer's
-(:func:`.read_output`). A body of any other shape (a text's annotations, a typed input message
-holding more than its role and content, reasoning sealed by chatcodec, a custom call's output whose
+(:func:`.read_output`). A body of any other shape (a typed input message holding more than its
+role and content, reasoning sealed by chatcodec, a custom call's output whose
 call is not in the input, calls answered out of place, a call or output naming a hosted call's id,
 which the shared history rules drop) is handed back before anything is written (:func:`admitted`),
 and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a tool
@@ -56,13 +58,17 @@ from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     ITEMS_KEPT_WHOLE,
     OUTPUTS,
     PLAIN_CALL,
-    TEXT_PART_KEYS,
     UnadmittedError,
     dropped_call,
     kept_whole,
+    one_text,
+    output_message,
+    plain_reasoning,
     read_call,
     read_output,
+    replayed_reasoning,
     replayed_text,
+    report_citations,
     unanswered,
 )
 from chatcodec._losses import LossRecorder
@@ -71,7 +77,6 @@ from chatcodec._providers.openai_chat import reasoning
 from chatcodec._providers.openai_chat.messages import encode_assistant_message, encode_plain_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
-from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
 from chatcodec._providers.openai_responses.parts import RESULT_KINDS, SYSTEM_KINDS, USER_KINDS, decode_parts
@@ -123,6 +128,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         canonical = read_request_data({**payload, "input": []}, SOURCE, noted=noted)
         read.lead(canonical.get("messages") or ())
         trace_source(recorder, payload, SOURCE, canonical, messages=read)
+        if admission.cited:
+            report_citations(admission.cited, read, len(read) - len(admission.starts), recorder, writer)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
@@ -144,6 +151,10 @@ class Admission(NamedTuple):
     kept: bool = False
     """Whether a call output holds its ``id`` or ``status``, or a hosted call is written in the
     pass: :func:`write_messages` then looks for them."""
+    cited: list[int] | None = None
+    """The turns (among ``starts``) holding a text's annotations, which :func:`convert` reports
+    first, as the Chat writer's codec reports a request's url citations; written from their
+    canonical message."""
 
 
 def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
@@ -167,6 +178,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     starts: list[int] = []
     read: dict[int, int] = {}
+    cited: list[int] = []  # the turns holding a text's annotations (url citations), in order
     replayed = kept = False
     custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
     hosted: set[str] = set()  # the ids of the items kept whole (:func:`.kept_whole`)
@@ -224,8 +236,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 return None
             if previous != "hosted":
                 starts.append(position)
-            if not _plain_reasoning(item):  # its content or status: the turn from its canonical message
-                if not _replayed_reasoning(item):
+            if not plain_reasoning(item):  # its content or status: the turn from its canonical message
+                if not replayed_reasoning(item):
                     return None
                 read[starts[-1]] = len(starts) - 1
             previous = "reasoning"
@@ -251,12 +263,15 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 previous = "hosted"
                 continue
             # a model's output message, replayed (a turn's first: its calls may follow)
-            if previous == "text" or not _output_message(item):
+            annotated = None if previous == "text" else output_message(item)
+            if annotated is None:
                 return None
             if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
-            if previous == "reasoning" or not _one_text(item["content"]):  # the turn from its canonical message
+            if annotated or previous == "reasoning" or not one_text(item["content"]):  # from its canonical message
                 read[starts[-1]] = len(starts) - 1
+                if annotated and (not cited or cited[-1] != len(starts) - 1):  # its url citations reported first
+                    cited.append(len(starts) - 1)
             previous = "text"
             continue
         if len(item) != (2 if kind is None else 3):  # a typed input message (Codex's): read as the bare one
@@ -276,7 +291,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     if bare:
         read[starts[-1]] = len(starts) - 1
-    return Admission(starts, read, replayed, bool(custom), kept)
+    return Admission(starts, read, replayed, bool(custom), kept, cited)
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
@@ -290,74 +305,6 @@ _CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
 _CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
 """A custom call's fields as a model wrote it (its ``id`` and ``status`` the reader's bag, reported
 by the Chat writer's ``encode_custom_call``, the front checks their values)."""
-
-_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
-
-
-def _output_message(item: dict[str, Any]) -> bool:
-    """An assistant's typed message item of output texts and refusals, as a model wrote it
-    (the front checks their values; the reader reads each as a text or refusal part). Another
-    role's typed item is the canonical path's."""
-    content = item.get("content")
-    if item.get("role") != "assistant" or not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list:
-        return False
-    if not content:
-        return False
-    for part in content:
-        kind = part.get("type") if part.__class__ is dict else None
-        if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
-            return False
-        if part.get("annotations") or not part.keys() <= _OUTPUT_PART_KEYS:  # citations, a field of no part's
-            return False  # (the canonical writer's look reports citations; a field kept whole is the model's to check)
-        logprobs = part.get("logprobs", _NONE)
-        if logprobs.__class__ is not list or logprobs:  # tokens: the canonical path's, whose model checks them
-            return False
-    return True
-
-
-_NONE: list[Any] = []
-"""An absent ``logprobs`` as :func:`_output_message` looks at it (never changed)."""
-_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal", "logprobs"})
-"""The fields of an output text or refusal part as a model wrote it: ``logprobs`` only as the API
-answers a request that asked for none (``[]``, which the Agents SDK replays on every message: the
-reader keeps it in the part's bag, so the turn is written from its canonical message); tokens
-and any other field kept whole in the reader's bag are the canonical path's, whose model checks
-their values."""
-
-
-def _one_text(content: list[dict[str, Any]]) -> bool:
-    """Whether an output message's parts are one ``output_text`` of a text and empty
-    annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
-    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= TEXT_PART_KEYS
-
-
-def _plain_reasoning(item: dict[str, Any]) -> bool:
-    """A reasoning item of summary texts, its id and its encrypted content, none sealed by
-    chatcodec (:mod:`~chatcodec._providers.openai_responses.carried_reasoning`: a call's
-    bags ride in it, which the reader puts back on the calls)."""
-    if not item.keys() <= _REASONING_KEYS or "summary" not in item or is_sealed(item.get("encrypted_content")):
-        return False
-    summary = item["summary"]
-    if summary.__class__ is not list:
-        return False
-    for entry in summary:
-        if entry.__class__ is not dict or len(entry) != 2 or entry.get("type") != "summary_text":
-            return False
-    return True
-
-
-_REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
-_REPLAYED_REASONING_KEYS = _REASONING_KEYS | {"content", "status"}
-
-
-def _replayed_reasoning(item: dict[str, Any]) -> bool:
-    """A reasoning item as a model's output is replayed: its reasoning texts (``content``)
-    and ``status`` beside the plain shape's fields, none sealed by chatcodec (the front
-    checks the values; the reader reads each entry as a thinking part)."""
-    content = item.get("content")
-    if not item.keys() <= _REPLAYED_REASONING_KEYS or "summary" not in item or item["summary"].__class__ is not list:
-        return False
-    return (content is None or content.__class__ is list) and not is_sealed(item.get("encrypted_content"))
 
 
 def _parts(content: Any, role: str) -> bool:
