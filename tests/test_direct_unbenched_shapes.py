@@ -318,6 +318,15 @@ RESPONSES["a call's output as the API lists input items (its id and status)"] = 
             "output": [{"type": "input_text", "text": "a"}],
             "id": "fco_2",
         },
+        {"type": "function_call", "call_id": "call_3", "name": "open", "arguments": "{}"},
+        {  # the SDK's dump of a listed item (its unset fields null)
+            "type": "function_call_output",
+            "call_id": "call_3",
+            "output": "done",
+            "id": "fco_3",
+            "status": "completed",
+            **dict.fromkeys(("caller", "created_by", "name", "namespace")),
+        },
         _typed("user", "Go on."),
     ],
 }
@@ -414,6 +423,10 @@ RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
             {key: value for key, value in _SHELL.items() if key != "id"},
             {"type": "function_call_output", "call_id": "call_9", "output": "a.py"},
         ],
+    },
+    "a listed call output with its tool's name (the writer's loss on a tool message)": {
+        "model": "gpt-5",
+        "input": [_typed("user", "Hi."), *_CALL[:1], {**_CALL[1], "id": "fco_1", "name": "open"}],
     },
     "a custom call of a name Chat rewrites": {
         "model": "gpt-5-codex",

@@ -223,8 +223,8 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             output = item.get("output")
             if "call_id" not in item or (type(output) is not str and not _result_parts(output)):
                 return None
-            if len(item) != 3:  # as the API lists it: its id and status
-                if not item.keys() <= _OUTPUT_KEYS:
+            if len(item) != 3:  # as the API lists it: its id and status, the SDK's nulls
+                if not _listed_output(item):
                     return None
                 kept = True
             if previous != "output":
@@ -295,9 +295,25 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
-_OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status"})
-"""A call output's fields as the API lists input items (the SDK's ``ResponseFunctionToolCallOutputItem``:
-its ``id`` and ``status`` the reader's bag, reported by the Chat writer; the front checks their values)."""
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status", "caller", "created_by", "name", "namespace"})
+"""A call output's fields as the API lists input items (the SDK's ``ResponseFunctionToolCallOutputItem``)."""
+
+
+def _listed_output(item: dict[str, Any]) -> bool:
+    """Whether a call output holds, beside its type, call id and output, only fields of a listed
+    item of text or null (its ``id`` and ``status``, the SDK's dump of its unset fields): the
+    reader's bag, reported by the Chat writer (:func:`.read_output`; a null is no loss). A name
+    (the writer's loss on a tool message) or an object (a ``caller``: a bag the reader notes
+    as deep) is the canonical path's; the front checks the values."""
+    if not item.keys() <= _OUTPUT_KEYS:
+        return False
+    for key, value in item.items():
+        if value is not None and key not in _OUTPUT_OWN and (type(value) is not str or key == "name"):
+            return False
+    return True
+
+
+_OUTPUT_OWN = ("type", "call_id", "output")
 
 _CALL_KINDS = ("function_call", "custom_tool_call")
 _CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
