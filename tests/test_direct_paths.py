@@ -460,6 +460,8 @@ def _mutation(message_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
             "user_after_calls",
             "top",
             "text_parts",
+            "citations",
+            "server_tools",
         ]
     )
     return st.tuples(kinds, st.integers(0, max(message_count - 1, 0)), _VALUES)
@@ -530,10 +532,31 @@ def _apply_anthropic(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
             body[key] = [{"type": "text", "text": "x"}] if key == "system" and value == [] else value
         case "unknown" if not blocks:
             message["x_unknown"] = value
+        case "citations" | "server_tools" if message["role"] == "assistant" and blocks:
+            _replayed_blocks(blocks, kind, index, value)
         case _ if blocks:
             _mutate_block(blocks, blocks[index % len(blocks)], kind, value)
         case _:
             pass
+
+
+def _replayed_blocks(blocks: list[Any], kind: str, index: int, value: Any) -> None:
+    """An assistant's blocks as Claude answers after a web search: a text's citations (or the
+    SDK's null), or the server's search and its results before its blocks (now and then under a
+    call's id, which the history rules drop)."""
+    if kind == "citations":
+        cited = {"type": "web_search_result_location", "url": "https://a.b", "title": value, "cited_text": "x"}
+        texts = [block for block in blocks if block.get("type") == "text"]
+        text = texts[index % len(texts)] if texts else {"type": "text", "text": "x"}
+        text["citations"] = None if index % 4 == 3 else [cited] * (index % 3)
+        if not texts:
+            blocks.append(text)
+        return
+    calls = [block["id"] for block in blocks if block.get("type") == "tool_use"]
+    call_id = calls[0] if calls and index % 5 == 4 else f"srvtoolu_{index}"
+    search = {"type": "server_tool_use", "id": call_id, "name": "web_search", "input": {"query": value}}
+    found = {"type": "web_search_tool_result", "tool_use_id": call_id, "content": [], "caller": {"type": "direct"}}
+    blocks[index % (len(blocks) + 1) : index % (len(blocks) + 1)] = [search, found][: 1 + index % 2]
 
 
 def _mutate_block(blocks: list[Any], block: dict[str, Any], kind: str, value: Any) -> None:
@@ -590,6 +613,9 @@ _RESPONSES_KINDS = [
     "instructions",
     "output_message",
     "replayed_call",
+    "listed_output",
+    "hosted",
+    "reference",
     "top",
 ]
 
@@ -683,10 +709,35 @@ def _apply_responses(body: dict[str, Any], mutation: tuple[str, int, Any]) -> No
                 items[at]["status"] = "completed"
         case "replayed_call" if item.get("type") == "function_call":  # its id and status, as the SDK replays it
             item.update(id=f"fc_{at}", status="completed") if index % 2 else item.update(id=f"fc_{at}")
+        case "listed_output" if item.get("type") == "function_call_output":  # as the API lists input items
+            item.update(id=f"fco_{at}", status="completed") if index % 2 else item.update(id=value)
+        case "hosted":  # a hosted tool's call where the model made it (a web search, a local shell)
+            items.insert(at, _hosted(index, at, items))
+        case "reference":  # a stored item referenced, or a local shell call's output (the caller's)
+            kept = {"type": "item_reference", "id": text}
+            items.insert(at, kept if index % 2 else {"type": "local_shell_call_output", "id": text, "output": text})
         case "top":
             body[("temperature", "store", "include", "top_logprobs", "metadata")[index % 5]] = value
         case _:
             pass
+
+
+def _hosted(index: int, at: int, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A web search call, or a local shell call (Codex's), at ``at`` in ``items``; now and
+    then its id a later call's (the history rules drop both, or the repeat)."""
+    call_id = f"call_{at}"
+    if index % 5 == 4:
+        call_id = next((item["call_id"] for item in items[at:] if isinstance(item.get("call_id"), str)), call_id)
+    if index % 3 == 2:
+        action = {"type": "exec", "command": ["ls"], "env": {}}
+        return {
+            "type": "local_shell_call",
+            "id": f"lsh_{at}",
+            "call_id": call_id,
+            "status": "completed",
+            "action": action,
+        }
+    return {"type": "web_search_call", "id": call_id, "status": "completed", "action": {"type": "search"}}
 
 
 def _turn_starts(items: list[dict[str, Any]]) -> list[int]:

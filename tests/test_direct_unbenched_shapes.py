@@ -28,6 +28,7 @@ import pytest
 
 import chatcodec
 from chatcodec._direct import (
+    anthropic_to_openai_chat,
     openai_chat_to_anthropic,
     openai_chat_to_openai_responses,
     openai_responses_to_openai_chat,
@@ -291,6 +292,102 @@ RESPONSES["an assistant message as the Agents SDK replays it (logprobs [], id, s
         *_CALL,
     ],
 }
+_SEARCHED = {
+    "type": "web_search_call",
+    "id": "ws_1",
+    "status": "completed",
+    "action": {"type": "search", "query": "open issues", "sources": [{"type": "url", "url": "https://a.b"}]},
+}
+_SHELL = {
+    "type": "local_shell_call",
+    "id": "lsh_1",
+    "call_id": "call_9",
+    "status": "completed",
+    "action": {"type": "exec", "command": ["ls"], "env": {}, "working_directory": "/src"},
+}
+RESPONSES["a call's output as the API lists input items (its id and status)"] = {
+    "model": "gpt-5",
+    "input": [
+        _typed("user", "Open both."),
+        {"type": "function_call", "call_id": "call_1", "name": "open", "arguments": "{}", "id": "fc_1"},
+        {"type": "function_call", "call_id": "call_2", "name": "open", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "done", "id": "fco_1", "status": "completed"},
+        {
+            "type": "function_call_output",
+            "call_id": "call_2",
+            "output": [{"type": "input_text", "text": "a"}],
+            "id": "fco_2",
+        },
+        {"type": "function_call", "call_id": "call_3", "name": "open", "arguments": "{}"},
+        {  # the SDK's dump of a listed item (its unset fields null)
+            "type": "function_call_output",
+            "call_id": "call_3",
+            "output": "done",
+            "id": "fco_3",
+            "status": "completed",
+            **dict.fromkeys(("caller", "created_by", "name", "namespace")),
+        },
+        _typed("user", "Go on."),
+    ],
+}
+RESPONSES["the Agents SDK's web search history (reasoning, searches, the answer)"] = {
+    "model": "gpt-5",
+    "input": [
+        _typed("user", "What is open?"),
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB"},
+        _SEARCHED,
+        {"type": "reasoning", "id": "rs_2", "summary": [{"type": "summary_text", "text": "More."}]},
+        {**_SEARCHED, "id": "ws_2", "action": {"type": "open_page", "url": "https://a.b"}},
+        {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed", "content": [_ANSWERED]},
+        _typed("user", "Search again, then open it."),
+        {**_SEARCHED, "id": "ws_3"},
+        *_CALL,
+    ],
+}
+_SEARCH_ANSWER = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / "response"
+RESPONSES["a web search answer as the API wrote it (recorded: its url citations), replayed"] = {
+    "model": "gpt-5",
+    "instructions": "Answer from the web.",
+    "input": [
+        _typed("user", "When did the Eiffel Tower open?"),
+        *json.loads((_SEARCH_ANSWER / "web_search_call_url_citation.json").read_text())["output"],
+        _typed("user", "And its height?"),
+        {**_SEARCHED, "id": "ws_2"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{**_ANSWERED, "annotations": [{"type": "file_citation", "file_id": "file-1", "index": 0}]}],
+        },
+        *_CALL,
+    ],
+}
+RESPONSES["a search alone in its turn, and references to stored items"] = {
+    "model": "gpt-5",
+    "instructions": "Be terse.",
+    "input": [
+        {"type": "item_reference", "id": "msg_0"},
+        {"type": "item_reference", "id": "msg_1"},
+        _typed("user", "Search."),
+        _SEARCHED,
+        *_CALL,
+        {"type": "item_reference", "id": "msg_2"},
+    ],
+}
+RESPONSES["a local shell call and its output"] = {
+    "model": "codex-mini-latest",
+    "input": [
+        _typed("user", "List it."),
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        _SHELL,
+        {"type": "local_shell_call_output", "id": "call_9", "output": '{"output": "a.py"}'},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "a.py", "annotations": []}],
+        },
+        _typed("user", "Go on."),
+    ],
+}
 RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
     "an answer's text with its tokens": {
         "model": "gpt-5",
@@ -314,6 +411,22 @@ RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
         "model": "gpt-5-codex",
         "previous_response_id": "resp_1",
         "input": [_custom("call_9")[1], _typed("user", "Go on.")],
+    },
+    "a search whose id a call output names (the history rules drop both)": {
+        "model": "gpt-5",
+        "input": [_typed("user", "Hi."), {**_SEARCHED, "id": "call_1"}, *_CALL],
+    },
+    "a local shell call answered by a function call output (the history rules drop both)": {
+        "model": "codex-mini-latest",
+        "input": [
+            _typed("user", "List it."),
+            {key: value for key, value in _SHELL.items() if key != "id"},
+            {"type": "function_call_output", "call_id": "call_9", "output": "a.py"},
+        ],
+    },
+    "a listed call output with its tool's name (the writer's loss on a tool message)": {
+        "model": "gpt-5",
+        "input": [_typed("user", "Hi."), *_CALL[:1], {**_CALL[1], "id": "fco_1", "name": "open"}],
     },
     "a custom call of a name Chat rewrites": {
         "model": "gpt-5-codex",
@@ -347,3 +460,109 @@ def test_a_responses_shape_goes_the_direct_path_and_writes_what_the_canonical_pa
     with canonical_only():
         canonical = _converted(body, "openai-chat", source="openai-responses")
     assert _converted(body, "openai-chat", source="openai-responses") == canonical
+
+
+_ANTHROPIC_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "anthropic" / "response"
+_CITED = {
+    "type": "char_location",
+    "cited_text": "x = 1",
+    "document_index": 0,
+    "document_title": None,
+    "start_char_index": 0,
+    "end_char_index": 5,
+}
+_SEARCH = {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search", "input": {"query": "open issues"}}
+_FOUND = {
+    "type": "web_search_tool_result",
+    "tool_use_id": "srvtoolu_01",
+    "content": [
+        {"type": "web_search_result", "url": "https://a.b", "title": "A", "encrypted_content": "E", "page_age": None}
+    ],
+}
+_READ = {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {"path": "a.py"}}
+_READ_RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x = 1"}
+
+
+def _claude(*turns: dict[str, Any]) -> dict[str, Any]:
+    """A Claude agent's request: its tools (a client tool and the server's web search) and ``turns``."""
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1000,
+        "system": "Be terse.",
+        "tools": [
+            {"name": "read", "description": "Read a file.", "input_schema": {"type": "object", "properties": {}}},
+            {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+        ],
+        "messages": [{"role": "user", "content": "What is new?"}, *turns, *_GO_ON[turns[-1]["role"] == "user" :]],
+    }
+
+
+_GO_ON = [{"role": "user", "content": "Go on."}]
+"""The task after an assistant's turn (after a user turn of results, it would be the same turn's)."""
+
+
+def _answer(*blocks: dict[str, Any]) -> dict[str, Any]:
+    return {"role": "assistant", "content": list(blocks)}
+
+
+ANTHROPIC: dict[str, dict[str, Any]] = {
+    "an answer's citations (documents with citations enabled), beside a call": _claude(
+        _answer({"type": "text", "text": "It sets x.", "citations": [_CITED]}, _READ),
+        {"role": "user", "content": [_READ_RESULT]},
+        _answer({"type": "text", "text": "Done.", "citations": []}),
+    ),
+    "a text block as the SDK dumps it (citations null)": _claude(
+        _answer({"type": "text", "text": "Reading.", "citations": None}, _READ),
+        {"role": "user", "content": [_READ_RESULT]},
+    ),
+    "the server's web search, then a call": _claude(
+        _answer({"type": "thinking", "thinking": "Search.", "signature": "EpIE"}, _SEARCH, _FOUND, _READ),
+        {"role": "user", "content": [_READ_RESULT]},
+        _answer(_SEARCH | {"id": "srvtoolu_02"}, _FOUND | {"tool_use_id": "srvtoolu_02"}),
+    ),
+    "a web search answer as Claude wrote it (recorded)": _claude(
+        _answer(*json.loads((_ANTHROPIC_FIXTURES / "web_search_citations_thinking.json").read_text())["content"])
+    ),
+    "a paused web search (recorded)": _claude(
+        _answer(*json.loads((_ANTHROPIC_FIXTURES / "pause_turn_web_search.json").read_text())["content"])
+    ),
+}
+ANTHROPIC_HANDED_BACK: dict[str, dict[str, Any]] = {
+    "a server call whose id a result names (the history rules drop both)": _claude(
+        _answer(_SEARCH | {"id": "toolu_1"}), {"role": "user", "content": [_READ_RESULT]}
+    ),
+    "a server call repeating a call's id (the history rules drop it)": _claude(
+        _answer(_SEARCH | {"id": "toolu_1"}, _READ), {"role": "user", "content": [_READ_RESULT]}
+    ),
+    "a user's text with citations (the API version that takes them)": _claude(
+        _answer({"type": "text", "text": "Read."}),
+        {"role": "user", "content": [{"type": "text", "text": "As it says.", "citations": [_CITED]}]},
+    ),
+}
+ANTHROPIC_REFUSED = _claude(_answer({"type": "text", "text": "x", "citations": [_CITED | {"score": float("nan")}]}))
+"""A citation of a value JSON has not: handed back, and refused by the canonical path."""
+
+
+@pytest.mark.parametrize("shape", sorted(ANTHROPIC))
+def test_an_anthropic_shape_goes_the_direct_path_and_writes_what_the_canonical_path_writes(shape: str) -> None:
+    body = ANTHROPIC[shape]
+    assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is not None
+    with canonical_only():
+        canonical = _converted(body, "openai-chat", source="anthropic")
+    assert _converted(body, "openai-chat", source="anthropic") == canonical
+
+
+@pytest.mark.parametrize("shape", sorted(ANTHROPIC_HANDED_BACK))
+def test_an_anthropic_shape_the_pass_does_not_write_hands_the_body_back(shape: str) -> None:
+    body = ANTHROPIC_HANDED_BACK[shape]
+    assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is None
+    with canonical_only():
+        canonical = _converted(body, "openai-chat", source="anthropic")
+    assert _converted(body, "openai-chat", source="anthropic") == canonical
+
+
+def test_an_anthropic_citation_json_has_not_is_handed_back_and_refused() -> None:
+    body = ANTHROPIC_REFUSED
+    assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is None
+    with pytest.raises(chatcodec.PayloadError, match="NaN is not JSON"):
+        _converted(body, "openai-chat", source="anthropic")

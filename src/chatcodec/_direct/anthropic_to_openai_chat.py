@@ -9,7 +9,10 @@ one pass, for the shapes an agent's history is made of: a system prompt of text 
 blocks, a cache marker on one: the reader's canonical system message, written by the writer's
 ``encode_plain_message``), user text,
 images and tool results (of text, images and documents), assistant text, thinking and tool
-calls. Each turn is read by the reader's own functions for it
+calls, and what an answer after the server's web search holds (a text's ``citations``, the
+server's ``server_tool_use`` and ``web_search_tool_result``: the front refuses them, and they are
+copied as the wire shapes copy them, :mod:`.anthropic_to_openai_chat_replayed`). Each turn is
+read by the reader's own functions for it
 (:func:`~chatcodec._providers.anthropic.parts.decode_parts` for an assistant's blocks,
 :func:`~chatcodec._providers.anthropic.messages.decode_user_turn`, which splits a user turn
 into its results and the rest) and written by the writer's own functions for each message it
@@ -33,6 +36,12 @@ from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
+from chatcodec._direct.anthropic_to_openai_chat_replayed import (
+    KEPT_DEPTH,
+    json_objects,
+    replayed_block,
+    unnamed,
+)
 from chatcodec._direct.top_levels.anthropic_to_openai_chat import KeptTools, read_usual, write_usual
 from chatcodec._providers.anthropic.markers import PROVIDER
 from chatcodec._providers.anthropic.messages import SEPARATE, decode_user_turn
@@ -48,7 +57,7 @@ from chatcodec._providers.openai_chat.messages import (
 )
 from chatcodec._providers.openai_chat.reasoning import drop_loss
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
-from chatcodec.codec_kit import PLAIN_TEXT
+from chatcodec.codec_kit import PLAIN_TEXT, deeper_than
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -100,7 +109,10 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
     if (system is None and "system" in payload) or (blocks and not system):
         return None  # a null system prompt, or one of no blocks (the history rules drop its empty message)
-    turns = proved(messages)
+    beyond: list[dict[str, Any]] = []
+    turns = proved(messages, beyond)
+    if beyond and (turns is None or not unnamed(turns)):
+        return None  # (a server call whose id a call or result names: the history rules drop them)
     if turns is None:  # a block of another shape: the front's own copy
         validated = COMMON_MESSAGES.validate({"messages": messages})
         if validated is None:
@@ -154,11 +166,14 @@ def admitted(messages: list[Any]) -> bool:
     return True
 
 
-def proved(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def proved(messages: list[dict[str, Any]], beyond: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
     """The closed front's copy of admitted ``messages`` (:func:`admitted`), made here for the
     blocks an agent's history is made of: text, thinking, ``tool_use``, ``tool_result`` of text
     and base64 images, an image; None for any other block (a cache marker, a document, a URL
-    source) or a value the front would refuse, and the front makes the copy.
+    source) or a value the front would refuse, and the front makes the copy. With ``beyond``,
+    an assistant's blocks the front refuses and the wire shapes take (a text's ``citations``, a
+    server tool's call and result: :func:`.replayed_block`, the canonical path's reading of such a
+    body) are copied too, each noted there.
 
     The front (:data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) builds a typed
     dict per object in Rust, which costs more than this walk proving the same rules of these
@@ -171,6 +186,7 @@ def proved(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     turns: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []  # the copied calls, each input put in after the one validation
     inputs: list[Any] = []
+    values: list[Any] = []  # the JSON objects of the blocks beyond the front's (``beyond``), checked with the inputs
     for message in messages:
         role, content = message["role"], cast("Any", message.get("content"))
         if type(role) is not str:
@@ -180,24 +196,34 @@ def proved(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
             continue
         if content.__class__ is not list:
             return None
-        blocks = _copied_blocks(content, role == "assistant", calls, inputs)
+        assistant = role == "assistant"
+        blocks = _copied_blocks(content, assistant, calls, inputs, beyond if assistant else None)
         if blocks is None:
             return None
         turns.append({"role": role, "content": blocks})
-    if inputs:
-        validated = COMMON_INPUTS.validate({"inputs": inputs})
+    if beyond:
+        values = [value for block in beyond for value in json_objects(block)]
+        if any(deeper_than(value, KEPT_DEPTH) for value in values):
+            return None
+    if inputs or values:
+        validated = COMMON_INPUTS.validate({"inputs": inputs + values if values else inputs})
         if validated is None:
             return None
-        for call, value in zip(calls, validated["inputs"], strict=True):
+        for call, value in zip(calls, validated["inputs"], strict=False):  # (the values after: checked, kept)
             call["input"] = value
     return turns
 
 
 def _copied_blocks(
-    content: list[Any], assistant: bool, calls: list[dict[str, Any]], inputs: list[Any]
+    content: list[Any],
+    assistant: bool,
+    calls: list[dict[str, Any]],
+    inputs: list[Any],
+    beyond: list[dict[str, Any]] | None,
 ) -> list[dict[str, Any]] | None:
     """A turn's blocks copied (:func:`proved`), each call's copy added to ``calls`` and its
-    input to ``inputs``; None for a block of another shape."""
+    input to ``inputs``, a block beyond the front's to ``beyond`` (an assistant's, when given);
+    None for a block of another shape."""
     blocks: list[dict[str, Any]] = []
     for block in content:
         if block.__class__ is not dict:
@@ -226,10 +252,23 @@ def _copied_blocks(
             copied = _thinking(block) if kind == "thinking" else None
         else:
             copied = _image(block) if kind == "image" else None
+        copied = _beyond(block, kind, beyond) if copied is None else copied
         if copied is None:
             return None
         blocks.append(copied)
     return blocks
+
+
+def _beyond(block: dict[str, Any], kind: str, beyond: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    """An assistant's block the front refuses, copied as the wire shapes copy it and noted in
+    ``beyond`` (:func:`.replayed_block`); None for one of another shape, or with no ``beyond``
+    (a user turn's block, or a walk held to the front's copy)."""
+    if beyond is None:
+        return None
+    copied = replayed_block(block, kind)
+    if copied is not None:
+        beyond.append(copied)
+    return copied
 
 
 def _text(block: dict[str, Any]) -> dict[str, Any] | None:

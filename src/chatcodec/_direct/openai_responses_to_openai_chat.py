@@ -27,15 +27,24 @@ model's output is replayed (the Agents SDK's typed ``message`` item of one ``out
 ``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
-(:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a refusal,
-several texts), or after reasoning, or whose reasoning item holds its reasoning texts (``content``)
-or a ``status``, is read by the reader's ``decode_messages`` and written by the Chat writer's
-``encode_assistant_message``, the canonical path's own two steps for that one message. A body of any
-other shape (a text's annotations, a typed input message holding more than its role and content,
-reasoning sealed by chatcodec, a custom call's output whose call is not in the input, calls answered
-out of place) is handed back before anything is written (:func:`admitted`), and a rule that answers
-outside the admitted shapes on the way (an image Chat cannot carry, a tool name it rewrites) hands
-the conversion back too: the canonical path converts it whole, and says what it refuses."""
+(:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a
+refusal, several texts, a text's annotations: url citations after a web search, reported first as
+the Chat writer's codec reports a request's), or after reasoning, or whose reasoning item holds its
+reasoning texts (``content``) or a ``status``, is read by the reader's ``decode_messages`` and
+written by the Chat writer's ``encode_assistant_message``, the canonical path's own two steps for
+that one message, as is a
+turn holding a hosted tool's call (a ``web_search_call``, a ``local_shell_call``: kept whole by the
+reader, dropped with a loss by the writer), and a run of the caller's items kept whole
+(``item_reference``, ``local_shell_call_output``: a user message of them, written by the Chat writer's
+``encode_plain_message``, which drops it with its losses). A call output with its ``id`` and ``status``
+(as the API lists input items) is written as the plain one, its bag's losses the writer's
+(:func:`.read_output`). A body of any other shape (a typed input message holding more than its
+role and content, reasoning sealed by chatcodec, a custom call's output whose
+call is not in the input, calls answered out of place, a call or output naming a hosted call's id,
+which the shared history rules drop) is handed back before anything is written (:func:`admitted`),
+and a rule that answers outside the admitted shapes on the way (an image Chat cannot carry, a tool
+name it rewrites) hands the conversion back too: the canonical path converts it whole, and says what
+it refuses."""
 
 from __future__ import annotations
 
@@ -45,19 +54,29 @@ from chatcodec._conversion import read_request_data, trace_source, write_request
 from chatcodec._direct.canonical_messages import CanonicalMessages
 from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     CALLS,
+    HOSTED,
+    ITEMS_KEPT_WHOLE,
+    OUTPUTS,
     PLAIN_CALL,
-    TEXT_PART_KEYS,
     UnadmittedError,
+    dropped_call,
+    kept_whole,
+    one_text,
+    output_message,
+    plain_reasoning,
     read_call,
+    read_output,
+    replayed_reasoning,
     replayed_text,
+    report_citations,
+    unanswered,
 )
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.messages import encode_assistant_message, result_content
+from chatcodec._providers.openai_chat.messages import encode_assistant_message, encode_plain_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
-from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
 from chatcodec._providers.openai_responses.parts import RESULT_KINDS, SYSTEM_KINDS, USER_KINDS, decode_parts
@@ -109,6 +128,8 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         canonical = read_request_data({**payload, "input": []}, SOURCE, noted=noted)
         read.lead(canonical.get("messages") or ())
         trace_source(recorder, payload, SOURCE, canonical, messages=read)
+        if admission.cited:
+            report_citations(admission.cited, read, len(read) - len(admission.starts), recorder, writer)
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
@@ -127,6 +148,13 @@ class Admission(NamedTuple):
     :func:`write_messages` then looks at each call's keys."""
     custom: bool = False
     """Whether a custom call is among the items: :func:`write_messages` then looks for them."""
+    kept: bool = False
+    """Whether a call output holds its ``id`` or ``status``, or a hosted call is written in the
+    pass: :func:`write_messages` then looks for them."""
+    cited: list[int] | None = None
+    """The turns (among ``starts``) holding a text's annotations, which :func:`convert` reports
+    first, as the Chat writer's codec reports a request's url citations; written from their
+    canonical message."""
 
 
 def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0915 - one loop: a call per item cost a third more
@@ -150,18 +178,25 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         return None
     starts: list[int] = []
     read: dict[int, int] = {}
-    replayed = False
+    cited: list[int] = []  # the turns holding a text's annotations (url citations), in order
+    replayed = kept = False
     custom: set[str] = set()  # the call ids of the custom calls so far (their outputs answer them)
+    hosted: set[str] = set()  # the ids of the items kept whole (:func:`.kept_whole`)
+    bare = False  # the open turn holds hosted calls, and no text or call yet
     previous = ""  # the last item: "reasoning", "text" (an assistant's), "call", "output", "" (another message)
     for position, item in enumerate(items):
         kind = item.get("type") if item.__class__ is dict else False
+        if bare and kind not in HOSTED and kind != "reasoning":
+            bare = False  # its text (a bare one: a typed message's is read at another place) or a call follows
+            if kind not in _CALL_KINDS and (kind is not None or item.get("role") != "assistant"):
+                read[starts[-1]] = len(starts) - 1  # no part the writer writes: it drops the message
         if kind in _CUSTOM_KINDS:  # Codex's apply_patch and its output (one look for every other item)
             if kind == "custom_tool_call":  # a freeform call, written by the writer's rule
                 call_id = item.get("call_id")
                 if not item.keys() <= _CUSTOM_CALL_KEYS or "input" not in item or type(call_id) is not str:
                     return None
                 custom.add(call_id)
-                if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714
+                if previous != "text" and previous != "call" and previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                     starts.append(position)
                 previous = "call"
                 continue
@@ -172,7 +207,7 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
         if kind == "function_call":
             if "arguments" not in item or "name" not in item or "call_id" not in item:
                 return None
-            if previous != "text" and previous != "call" and previous != "reasoning":  # noqa: PLR1714 - no tuple built
+            if previous != "text" and previous != "call" and previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
             if len(item) != PLAIN_CALL:  # a replayed call's id and status
                 if not item.keys() <= _CALL_KEYS:
@@ -182,34 +217,61 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             continue
         if previous == "call" and kind != "function_call_output":  # calls answered first
             return None
-        if previous == "reasoning" and kind is not None and kind != "message":  # its turn's text or calls follow
-            return None
+        if previous == "reasoning" and kind is not None and kind != "message" and kind not in HOSTED:
+            return None  # its turn's text, calls or hosted calls follow
         if kind == "function_call_output":
             output = item.get("output")
-            if len(item) != 3 or "call_id" not in item or (type(output) is not str and not _result_parts(output)):
+            if "call_id" not in item or (type(output) is not str and not _result_parts(output)):
                 return None
+            if len(item) != 3:  # as the API lists it: its id and status, the SDK's nulls
+                if not _listed_output(item):
+                    return None
+                kept = True
             if previous != "output":
                 starts.append(position)
             previous = "output"
             continue
-        if kind == "reasoning":  # first in its turn
+        if kind == "reasoning":  # first in its turn, or after a hosted call of a turn read whole
             if previous == "text":
                 return None
-            starts.append(position)
-            if not _plain_reasoning(item):  # its content or status: the turn from its canonical message
-                if not _replayed_reasoning(item):
+            if previous != "hosted":
+                starts.append(position)
+            if not plain_reasoning(item):  # its content or status: the turn from its canonical message
+                if not replayed_reasoning(item):
                     return None
-                read[position] = len(starts) - 1
+                read[starts[-1]] = len(starts) - 1
             previous = "reasoning"
             continue
         if kind is not None and (kind != "message" or item.get("role") == "assistant"):
+            if kind != "message":  # a hosted tool's call, a reference (any other: the canonical path's)
+                if kind not in ITEMS_KEPT_WHOLE or not kept_whole(item, kind, hosted):
+                    return None
+                if kind not in HOSTED:  # the caller's, a run of them one user message
+                    if previous == "reasoning":
+                        return None
+                    if previous != "carried":
+                        starts.append(position)
+                    read[starts[-1]] = len(starts) - 1
+                    previous = "carried"
+                    continue
+                if previous == "text":  # the model's, after its text: the writer's losses in another order
+                    read[starts[-1]] = len(starts) - 1
+                else:  # before its text and calls (after its reasoning or another hosted call): written here
+                    if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
+                        starts.append(position)
+                    bare = kept = True
+                previous = "hosted"
+                continue
             # a model's output message, replayed (a turn's first: its calls may follow)
-            if kind != "message" or previous == "text" or not _output_message(item):
+            annotated = None if previous == "text" else output_message(item)
+            if annotated is None:
                 return None
-            if previous != "reasoning":
+            if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
-            if previous == "reasoning" or not _one_text(item["content"]):  # the turn from its canonical message
+            if annotated or previous == "reasoning" or not one_text(item["content"]):  # from its canonical message
                 read[starts[-1]] = len(starts) - 1
+                if annotated and (not cited or cited[-1] != len(starts) - 1):  # its url citations reported first
+                    cited.append(len(starts) - 1)
             previous = "text"
             continue
         if len(item) != (2 if kind is None else 3):  # a typed input message (Codex's): read as the bare one
@@ -220,88 +282,45 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
             return None
         if type(content) is not str and (role == "assistant" or not _parts(content, role)):
             return None
-        if previous != "reasoning":  # an assistant's text after its reasoning is the same turn
-            starts.append(position)
+        if previous != "reasoning" and (previous != "hosted" or role != "assistant"):
+            starts.append(position)  # (an assistant's text after its reasoning or a hosted call is the same turn)
         elif role != "assistant":
             return None
         previous = "text" if role == "assistant" else ""
-    return None if previous == "reasoning" else Admission(starts, read, replayed, bool(custom))
+    if previous == "reasoning" or (hosted and not unanswered(hosted, items)):
+        return None
+    if bare:
+        read[starts[-1]] = len(starts) - 1
+    return Admission(starts, read, replayed, bool(custom), kept, cited)
 
 
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments", "id", "status"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output", "id", "status", "caller", "created_by", "name", "namespace"})
+"""A call output's fields as the API lists input items (the SDK's ``ResponseFunctionToolCallOutputItem``)."""
+
+
+def _listed_output(item: dict[str, Any]) -> bool:
+    """Whether a call output holds, beside its type, call id and output, only fields of a listed
+    item of text or null (its ``id`` and ``status``, the SDK's dump of its unset fields): the
+    reader's bag, reported by the Chat writer (:func:`.read_output`; a null is no loss). A name
+    (the writer's loss on a tool message) or an object (a ``caller``: a bag the reader notes
+    as deep) is the canonical path's; the front checks the values."""
+    if not item.keys() <= _OUTPUT_KEYS:
+        return False
+    for key, value in item.items():
+        if value is not None and key not in _OUTPUT_OWN and (type(value) is not str or key == "name"):
+            return False
+    return True
+
+
+_OUTPUT_OWN = ("type", "call_id", "output")
+
+_CALL_KINDS = ("function_call", "custom_tool_call")
 _CUSTOM_KINDS = ("custom_tool_call", "custom_tool_call_output")
 """A custom call's and its output's types (a tuple: an item's ``type`` may be any value before the front)."""
 _CUSTOM_CALL_KEYS = frozenset({"type", "call_id", "name", "input", "id", "status"})
 """A custom call's fields as a model wrote it (its ``id`` and ``status`` the reader's bag, reported
 by the Chat writer's ``encode_custom_call``, the front checks their values)."""
-
-_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
-
-
-def _output_message(item: dict[str, Any]) -> bool:
-    """An assistant's typed message item of output texts and refusals, as a model wrote it
-    (the front checks their values; the reader reads each as a text or refusal part). Another
-    role's typed item is the canonical path's."""
-    content = item.get("content")
-    if item.get("role") != "assistant" or not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list:
-        return False
-    if not content:
-        return False
-    for part in content:
-        kind = part.get("type") if part.__class__ is dict else None
-        if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
-            return False
-        if part.get("annotations") or not part.keys() <= _OUTPUT_PART_KEYS:  # citations, a field of no part's
-            return False  # (the canonical writer's look reports citations; a field kept whole is the model's to check)
-        logprobs = part.get("logprobs", _NONE)
-        if logprobs.__class__ is not list or logprobs:  # tokens: the canonical path's, whose model checks them
-            return False
-    return True
-
-
-_NONE: list[Any] = []
-"""An absent ``logprobs`` as :func:`_output_message` looks at it (never changed)."""
-_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal", "logprobs"})
-"""The fields of an output text or refusal part as a model wrote it: ``logprobs`` only as the API
-answers a request that asked for none (``[]``, which the Agents SDK replays on every message: the
-reader keeps it in the part's bag, so the turn is written from its canonical message); tokens
-and any other field kept whole in the reader's bag are the canonical path's, whose model checks
-their values."""
-
-
-def _one_text(content: list[dict[str, Any]]) -> bool:
-    """Whether an output message's parts are one ``output_text`` of a text and empty
-    annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
-    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= TEXT_PART_KEYS
-
-
-def _plain_reasoning(item: dict[str, Any]) -> bool:
-    """A reasoning item of summary texts, its id and its encrypted content, none sealed by
-    chatcodec (:mod:`~chatcodec._providers.openai_responses.carried_reasoning`: a call's
-    bags ride in it, which the reader puts back on the calls)."""
-    if not item.keys() <= _REASONING_KEYS or "summary" not in item or is_sealed(item.get("encrypted_content")):
-        return False
-    summary = item["summary"]
-    if summary.__class__ is not list:
-        return False
-    for entry in summary:
-        if entry.__class__ is not dict or len(entry) != 2 or entry.get("type") != "summary_text":
-            return False
-    return True
-
-
-_REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
-_REPLAYED_REASONING_KEYS = _REASONING_KEYS | {"content", "status"}
-
-
-def _replayed_reasoning(item: dict[str, Any]) -> bool:
-    """A reasoning item as a model's output is replayed: its reasoning texts (``content``)
-    and ``status`` beside the plain shape's fields, none sealed by chatcodec (the front
-    checks the values; the reader reads each entry as a thinking part)."""
-    content = item.get("content")
-    if not item.keys() <= _REPLAYED_REASONING_KEYS or "summary" not in item or item["summary"].__class__ is not list:
-        return False
-    return (content is None or content.__class__ is list) and not is_sealed(item.get("encrypted_content"))
 
 
 def _parts(content: Any, role: str) -> bool:
@@ -364,7 +383,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     position = -1  # counted only when a turn is written from its canonical message (by_reading)
     skip = 0  # the items up to here are such a turn
     thinking: dict[int, int] = {}  # the thinking parts of a turn (its reasoning item's) by its index
-    replayed_calls, custom_calls = admission.replayed, admission.custom
+    replayed_calls, custom_calls, kept = admission.replayed, admission.custom, admission.kept
     moved: list[dict[str, Any]] = []  # a run of results' media, sent in a user message after it (the Chat writer's)
     for item in items:
         if by_reading:
@@ -378,8 +397,14 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 if moved:  # after the run of results before it
                     append({"role": "user", "content": moved})
                     moved = []
-                field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
-                encode_assistant_message(read[index], messages, field, context.losses, ("messages", index))
+                message = read[index]
+                if message["role"] == "assistant":
+                    field = reasoning.option(context, ("options", reasoning.PUBLIC_OPTION))
+                    encode_assistant_message(message, messages, field, context.losses, ("messages", index))
+                else:  # items kept whole (a reference): a user message of them, or none (a loss)
+                    written = encode_plain_message(message, context, ("messages", index))
+                    if written is not None:
+                        append(written)
                 turn = None
                 outputs = False
                 continue
@@ -394,6 +419,10 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 result = -1
             result += 1
             output = item["output"]
+            if kept and len(item) != 3:  # its id and status, as the API lists input items: the bag's losses first
+                reported = OUTPUTS.get(tuple(item)) if None not in item.values() else None
+                for what, why, loss_kind in read_output(item) if reported is None else reported:
+                    context.losses.add(("messages", index, "content", result), what, why, loss_kind)
             if type(output) is not str:
                 output = result_content(
                     decode_parts(output, RESULT_KINDS), moved, context, ("messages", index, "content", result)
@@ -425,13 +454,28 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 for what, why, loss_kind in reported:
                     context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
-        if kind == "reasoning":  # (admitted first in its turn)
-            index += 1
-            thinking[index] = len(item["summary"]) or 1
-            turn = {"role": "assistant", "content": None}
-            append(turn)
-            listed.append(turn)
-            _drop_reasoning(item, index, context)
+        if kind == "reasoning":  # (admitted first in its turn, or after its hosted calls)
+            place = 0
+            if turn is None:
+                index += 1
+                turn = {"role": "assistant", "content": None}
+                append(turn)
+                listed.append(turn)
+            else:
+                place = thinking[index]
+            thinking[index] = place + (len(item["summary"]) or 1)
+            _drop_reasoning(item, index, context, place)
+            continue
+        if kept and kind in HOSTED:  # (admitted before its turn's text and calls) a part the writer drops
+            if turn is None:
+                index += 1
+                turn = {"role": "assistant", "content": None}
+                append(turn)
+                listed.append(turn)
+            place = thinking.get(index, 0)
+            thinking[index] = place + 1
+            for what, why, loss_kind in dropped_call(item):
+                context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
@@ -467,13 +511,13 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
     return messages
 
 
-def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext) -> None:
+def _drop_reasoning(item: dict[str, Any], index: int, context: EncodeContext, first: int) -> None:
     """A reasoning item's thinking parts (one per summary text, or one), which Chat has no
     field for without the ``reasoning_field`` option: each dropped with the Chat writer's
-    loss at its canonical place (the turn's first parts)."""
+    loss at its canonical place (the turn's parts from ``first``)."""
     if reasoning.option(context, ("options", reasoning.PUBLIC_OPTION)) is not None:
         raise UnadmittedError  # written into a field: the canonical path's
-    for position in range(len(item["summary"]) or 1):
+    for position in range(first, first + (len(item["summary"]) or 1)):
         reasoning.drop_loss(SOURCE, context.losses, ("messages", index, "content", position))
 
 

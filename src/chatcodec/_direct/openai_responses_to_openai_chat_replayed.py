@@ -1,10 +1,15 @@
 """What a replayed Responses item's bag gives when the Responses -> OpenAI Chat direct pass
 writes it (:mod:`.openai_responses_to_openai_chat`): an item as a model's output is replayed
 (the Agents SDK's calls with their ``id`` and ``status``, a typed ``message`` of one
-``output_text``) keeps its fields in the reader's bag, which the Chat writer reports at the
+``output_text``) or as the API lists input items (a call output with its ``id`` and
+``status``) keeps its fields in the reader's bag, which the Chat writer reports at the
 item's part. What is reported depends on the item's keys alone while no value is null, so it
-is read once per shape of item (the reader's ``decode_item``, the writer's ``report_foreign``)
-and repeated at each item's place; the pass's own walk and writing stay in its module.
+is read once per shape of item (the reader's ``decode_item`` or ``decode_output``, the writer's
+``report_foreign``) and repeated at each item's place. The items the reader keeps whole (a hosted
+tool's call, an ``item_reference``) are admitted here by their fields (:func:`kept_whole`), as
+are the replayed shapes of a model's message and reasoning (:func:`output_message`,
+:func:`replayed_reasoning`); a turn holding url citations has them reported first
+(:func:`report_citations`). The pass's own walk and writing stay in its module.
 """
 
 from __future__ import annotations
@@ -12,11 +17,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._losses import LossRecorder
+from chatcodec._providers.kit.citations import report_message_citations
+from chatcodec._providers.openai_chat.assistant import encode_assistant
 from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
+from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.markers import PROVIDER
+from chatcodec._providers.openai_responses.messages import decode_output
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
+    from chatcodec._direct.canonical_messages import CanonicalMessages
     from chatcodec._losses import LossKind
     from chatcodec.contract import Steps
 
@@ -29,6 +40,7 @@ Reported = tuple[tuple[str, str, "LossKind"], ...]
 """The losses (what, why, kind) an item's bag gives at its part's place."""
 
 CALLS: dict[tuple[str, ...], Reported] = {}
+OUTPUTS: dict[tuple[str, ...], Reported] = {}
 _TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
 """What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
 Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
@@ -48,6 +60,20 @@ def read_call(item: dict[str, Any]) -> Reported:
         raise UnadmittedError
     if None not in item.values():
         CALLS[tuple(item)] = reported
+    return reported
+
+
+def read_output(item: dict[str, Any]) -> Reported:
+    """What a call output item's bag gives (its ``id`` and ``status``, as the API lists input
+    items and SDKs replay them), read by the reader's ``decode_output`` (the output of a call of
+    the input: no marker) and reported by the Chat writer's ``report_foreign``, as its
+    ``_encode_result`` reports a result's bag before its content (kept in :data:`OUTPUTS`
+    when no value is null: :func:`write_messages` looks there first)."""
+    reported = _reported(decode_output(item, (item["call_id"],)))
+    if reported is None:  # a loss at another place than the result's: the canonical path's
+        raise UnadmittedError
+    if None not in item.values():
+        OUTPUTS[tuple(item)] = reported
     return reported
 
 
@@ -91,6 +117,154 @@ def _foreign_text(part: dict[str, Any]) -> bool:
     if part["type"] != "text" or len(part) != _FOREIGN_TEXT or metadata is None:
         return False
     return len(metadata) == 1 and PROVIDER in metadata
+
+
+_FIELDS = {
+    "web_search_call": frozenset({"type", "id", "status", "action"}),
+    "local_shell_call": frozenset({"type", "id", "call_id", "status", "action"}),
+    "item_reference": frozenset({"type", "id"}),
+    "local_shell_call_output": frozenset({"type", "id", "call_id", "output", "status"}),
+}
+"""The items the reader keeps whole (opaque parts) admitted, by type: their fields. A hosted
+tool's call as a model wrote it (the SDK's ``ResponseFunctionWebSearch``, the Agents SDK's
+``WebSearchTool`` history; its ``LocalShellCall``), kept in its turn, which the Chat writer
+drops with a loss; an item of the caller's (the SDK's ``ItemReference`` and
+``LocalShellCallOutput``, which a client may name by ``call_id`` as it names other outputs),
+kept in a user message of such items."""
+HOSTED = ("web_search_call", "local_shell_call")
+ITEMS_KEPT_WHOLE = (*HOSTED, "item_reference", "local_shell_call_output")
+"""Tuples: an item's ``type`` may be any value before the front (a list is no key of a set)."""
+
+
+def kept_whole(item: dict[str, Any], kind: str, ids: set[str]) -> bool:
+    """Whether ``item`` of a type kept whole holds its fields alone and an id, noted in
+    ``ids``: its ``call_id``, else its ``id`` (the id the history rules read a kept call by,
+    :func:`unanswered`). Its turn or message is written from its canonical message."""
+    if not item.keys() <= _FIELDS[kind]:
+        return False
+    call_id = item.get("call_id")
+    if type(call_id) is not str:
+        call_id = item.get("id")
+        if type(call_id) is not str:
+            return False
+    ids.add(call_id)
+    return True
+
+
+def unanswered(hosted: set[str], items: list[dict[str, Any]]) -> bool:
+    """Whether no call or call output of ``items`` names an id of an item kept whole: the
+    shared history rules drop such a call with its results (a kept call answered), or
+    without a loss (one repeating a call of its turn), which the canonical path does."""
+    return not any(item.get("call_id") in hosted and item.get("type") not in ITEMS_KEPT_WHOLE for item in items)
+
+
+def dropped_call(item: dict[str, Any]) -> Reported:
+    """What the Chat writer reports of a hosted call the reader keeps whole in its turn (an
+    opaque part OpenAI Chat cannot carry), at its part's place: read once (the reader's
+    ``decode_item``, the writer's ``encode_assistant`` of a turn of that part alone), the same
+    for every such part (the writer names the part's provider, not what it holds)."""
+    if _DROPPED:
+        return _DROPPED[0]
+    capture = _Capture(_HERE)
+    encode_assistant({"role": "assistant", "content": decode_item(item)}, None, capture, _HERE[:2])
+    if capture.elsewhere or not capture.found:  # (any other answer: the canonical path's)
+        raise UnadmittedError
+    _DROPPED.append(tuple(capture.found))
+    return _DROPPED[0]
+
+
+_DROPPED: list[Reported] = []
+"""What :func:`dropped_call` read (at most one entry)."""
+
+
+_MESSAGE_KEYS = frozenset({"type", "role", "content", "id", "status", "phase"})
+
+
+def output_message(item: dict[str, Any]) -> bool | None:
+    """Whether an assistant's typed message item of output texts and refusals, as a model wrote
+    it, holds annotations (url citations after a web search: the front checks their values; the
+    reader reads each part as a text or refusal part); None for any other item (another role's
+    typed item is the canonical path's)."""
+    content = item.get("content")
+    if item.get("role") != "assistant" or not item.keys() <= _MESSAGE_KEYS or content.__class__ is not list:
+        return None
+    if not content:
+        return None
+    annotated = False
+    for part in content:
+        kind = part.get("type") if part.__class__ is dict else None
+        if kind != "output_text" and kind != "refusal":  # noqa: PLR1714 - no tuple built
+            return None
+        if not part.keys() <= _OUTPUT_PART_KEYS:  # a field of no part's: kept whole, the model's to check
+            return None
+        logprobs = part.get("logprobs", _NONE)
+        if logprobs.__class__ is not list or logprobs:  # tokens: the canonical path's, whose model checks them
+            return None
+        annotations = part.get("annotations")
+        if annotations:
+            if annotations.__class__ is not list:
+                return None
+            annotated = True
+    return annotated
+
+
+_NONE: list[Any] = []
+"""An absent ``logprobs`` as :func:`output_message` looks at it (never changed)."""
+_OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal", "logprobs"})
+"""The fields of an output text or refusal part as a model wrote it: ``logprobs`` only as the API
+answers a request that asked for none (``[]``, which the Agents SDK replays on every message: the
+reader keeps it in the part's bag, so the turn is written from its canonical message); tokens
+and any other field kept whole in the reader's bag are the canonical path's, whose model checks
+their values."""
+
+
+def one_text(content: list[dict[str, Any]]) -> bool:
+    """Whether an output message's parts are one ``output_text`` of a text and empty
+    annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
+    return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= TEXT_PART_KEYS
+
+
+def plain_reasoning(item: dict[str, Any]) -> bool:
+    """A reasoning item of summary texts, its id and its encrypted content, none sealed by
+    chatcodec (:mod:`~chatcodec._providers.openai_responses.carried_reasoning`: a call's
+    bags ride in it, which the reader puts back on the calls)."""
+    if not item.keys() <= _REASONING_KEYS or "summary" not in item or is_sealed(item.get("encrypted_content")):
+        return False
+    summary = item["summary"]
+    if summary.__class__ is not list:
+        return False
+    for entry in summary:
+        if entry.__class__ is not dict or len(entry) != 2 or entry.get("type") != "summary_text":
+            return False
+    return True
+
+
+_REASONING_KEYS = frozenset({"type", "id", "summary", "encrypted_content"})
+_REPLAYED_REASONING_KEYS = _REASONING_KEYS | {"content", "status"}
+
+
+def replayed_reasoning(item: dict[str, Any]) -> bool:
+    """A reasoning item as a model's output is replayed: its reasoning texts (``content``)
+    and ``status`` beside the plain shape's fields, none sealed by chatcodec (the front
+    checks the values; the reader reads each entry as a thinking part)."""
+    content = item.get("content")
+    if not item.keys() <= _REPLAYED_REASONING_KEYS or "summary" not in item or item["summary"].__class__ is not list:
+        return False
+    return (content is None or content.__class__ is list) and not is_sealed(item.get("encrypted_content"))
+
+
+def report_citations(
+    turns: list[int], read: CanonicalMessages, leading: int, recorder: LossRecorder, writer: Codec
+) -> None:
+    """The url citations of ``turns`` (their canonical messages, after the ``leading`` ones),
+    reported before anything is written, as the writer's codec reports a request's
+    (``report_message_citations``: OpenAI Chat has no place for them in a request)."""
+    capabilities: Any = getattr(writer, "capabilities", None)
+    if capabilities is None or "request" in capabilities.citations:
+        raise UnadmittedError  # a writer that writes them, or says nothing of them: the canonical path's
+    for turn in turns:
+        at = turn + leading
+        report_message_citations(read[at], recorder, ("messages", at), capabilities.display_name, " in a request")
 
 
 class _Capture(LossRecorder):

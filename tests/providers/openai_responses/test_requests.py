@@ -276,3 +276,23 @@ def test_an_output_texts_empty_annotations_are_no_loss_and_come_back() -> None:
     assert annotated == ["$.input[1].content[1].citations"]  # the input item's part's url citation
     back = chatcodec.convert_request(body, source="openai-responses", target="openai-responses", on_loss="error")
     assert back["input"][1]["content"] == body["input"][1]["content"]
+
+
+def test_a_loss_is_placed_at_its_item_after_reasoning_of_several_summaries() -> None:
+    """A reasoning item is a thinking part per summary text (or one): each part of its turn
+    after it is placed at its own item, not at the turn's first (a web search call after
+    reasoning of two summaries was reported at the reasoning item)."""
+    two = [{"type": "summary_text", "text": "a"}, {"type": "summary_text", "text": "b"}]
+    items = [
+        {"role": "user", "content": "Search."},
+        {"type": "reasoning", "id": "rs_1", "summary": two, "content": [{"type": "reasoning_text", "text": "c"}]},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search"}},
+        {"type": "reasoning", "id": "rs_2", "summary": []},
+        {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}", "id": "fc_1"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "done"},
+    ]
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_request(
+        {"model": "gpt-5", "input": items}, source=FORMAT, target="openai-chat", on_loss="ignore", losses=losses
+    )
+    assert [loss.path for loss in losses] == ["$.input[1]"] * 3 + ["$.input[2]", "$.input[3]", "$.input[4]"]

@@ -72,16 +72,22 @@ def _role_and_group(item: object) -> tuple[object, str]:
 
 def _item_parts(items: list[Any], start: int, end: int) -> list[Steps]:
     """Where each part of the message grouping ``items[start:end]`` is: a message item's at
-    its ``content`` (a string: the one part), any other item at itself."""
+    its ``content`` (a string: the one part), a reasoning item's (a thinking part per summary
+    and content entry, or one: ``item_reading``) at itself, any other item at itself."""
     parts: list[Steps] = []
     for position in range(start, end):
         item = items[position]
         at: Steps = ("input", position)
         role, _ = _role_and_group(item)
-        content = item.get("content") if role is not None and is_dict(item) else None
-        listed = as_list(content)
+        content = item.get("content") if is_dict(item) else None
+        listed = as_list(content) if role is not None else None
         if listed is not None:
             parts += [(*at, "content", index) for index in range(len(listed))]
-        else:
+        elif role is not None:
             parts.append((*at, "content") if isinstance(content, str) else at)
+        elif is_dict(item) and item.get("type") == "reasoning":
+            entries = len(as_list(item.get("summary")) or ()) + len(as_list(content) or ())
+            parts += [at] * (entries or 1)
+        else:
+            parts.append(at)
     return parts
