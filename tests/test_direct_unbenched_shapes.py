@@ -33,6 +33,7 @@ from chatcodec._direct import (
     openai_chat_to_openai_responses,
     openai_responses_to_openai_chat,
 )
+from chatcodec._direct.openai_responses_to_openai_chat_replayed import one_text
 from chatcodec._direct.table import canonical_only
 from chatcodec._losses import LossRecorder
 from chatcodec._registry import get_codec
@@ -450,6 +451,13 @@ _FIXTURES = Path(__file__).resolve().parent / "fixtures" / "openai-responses" / 
 RESPONSES["an assistant message replayed with its phase"] = json.loads(
     (_FIXTURES / "assistant_message_phase_replay.json").read_text()
 )
+
+
+def test_an_answer_the_agents_sdk_replays_is_written_by_the_pass_as_one_text() -> None:
+    """Its ``logprobs: []`` is the reader's spelling marker (nothing reported), so the turn is one
+    text the pass writes itself (``replayed_text``), not a canonical message read and written."""
+    assert one_text([_ANSWERED])
+    assert not one_text([{**_ANSWERED, "annotations": [{"type": "url_citation"}]}, _ANSWERED])
 
 
 @pytest.mark.parametrize("shape", sorted(RESPONSES))

@@ -48,8 +48,10 @@ takes) and the Chat writer's ``report_foreign``, asked once per shape of item. A
 each unmapped field under its own key, so what is reported of it depends on the keys alone
 while no value is null (a null is a marker: such an item is read each time). Bounded: the
 admitted keys are a few (:func:`admitted`; a part's, :data:`TEXT_PART_KEYS`)."""
-TEXT_PART_KEYS = frozenset({"type", "text", "annotations"})
-"""The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` empty, admitted)."""
+TEXT_PART_KEYS = frozenset({"type", "text", "annotations", "logprobs"})
+"""The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` and
+``logprobs`` empty, admitted: :func:`output_message`; empty ``logprobs`` are the reader's spelling
+marker, the same for every such part)."""
 
 
 def read_call(item: dict[str, Any]) -> Reported:
@@ -213,14 +215,15 @@ _NONE: list[Any] = []
 _OUTPUT_PART_KEYS = frozenset({"type", "text", "annotations", "refusal", "logprobs"})
 """The fields of an output text or refusal part as a model wrote it: ``logprobs`` only as the API
 answers a request that asked for none (``[]``, which the Agents SDK replays on every message: the
-reader keeps it in the part's bag, so the turn is written from its canonical message); tokens
-and any other field kept whole in the reader's bag are the canonical path's, whose model checks
-their values."""
+reader's spelling marker, so a one-text turn is written by :func:`replayed_text` as without it);
+tokens and any other field kept whole in the reader's bag are the canonical path's, whose model
+checks their values."""
 
 
 def one_text(content: list[dict[str, Any]]) -> bool:
-    """Whether an output message's parts are one ``output_text`` of a text and empty
-    annotations alone: :func:`write_messages` writes its turn itself (:func:`replayed_text`)."""
+    """Whether an output message's parts are one ``output_text`` of a text, empty annotations
+    and empty ``logprobs`` (:func:`output_message` proved them empty) alone: the pass's
+    ``write_messages`` writes its turn itself (:func:`replayed_text`)."""
     return len(content) == 1 and content[0].get("type") == "output_text" and content[0].keys() <= TEXT_PART_KEYS
 
 
