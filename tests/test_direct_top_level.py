@@ -127,6 +127,36 @@ _USUAL: dict[str, dict[str, Any]] = {
     "the SDK's n and store": {"n": 1, "store": False, "max_tokens": 9},
     "a service tier": {"service_tier": "flex", "max_tokens": 9},
     "penalties": {"frequency_penalty": 0, "presence_penalty": 0.5, "max_tokens": 9},
+    "a reasoning effort (thinking into Anthropic, within the limit)": {"reasoning_effort": "high", "max_tokens": 9},
+    "a reasoning effort, no limit (the budget fills it)": {"reasoning_effort": "medium"},
+    "a reasoning effort of none": {"reasoning_effort": "none", "max_tokens": 9},
+    "a minimal reasoning effort": {"model": "gpt-5", "reasoning_effort": "minimal", "max_tokens": 9},
+    "a JSON response format (a loss into Anthropic)": {"response_format": {"type": "json_object"}, "max_tokens": 9},
+    "a text response format": {"response_format": {"type": "text"}},
+    "a null limit (an SDK dump)": {"max_completion_tokens": None},
+    "a null temperature": {"temperature": None},
+    "a null stream": {"stream": None},
+    "a null max_tokens": {"max_tokens": None},
+    "null parallel calls": {"parallel_tool_calls": None},
+    "an SDK dump's nulls (the front's and the full shapes')": {
+        "user": None,
+        "max_completion_tokens": None,
+        "n": None,
+        "seed": None,
+        "temperature": None,
+        "stop": None,
+        "stream_options": None,
+        "reasoning_effort": None,
+        "response_format": None,
+    },
+    "nulls beside an integer temperature and settings": {
+        "temperature": 1,
+        "top_p": None,
+        "seed": None,
+        "user": "u-1",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    },
     "a streaming client's settings": {
         "stream": True,
         "stream_options": {"include_usage": True},
@@ -164,7 +194,6 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a temperature of true": {"temperature": True},
     "a temperature of NaN": {"temperature": float("nan")},
     "a top_p of infinity": {"top_p": float("inf")},
-    "a null temperature": {"temperature": None},
     "a seed as text": {"seed": "7"},
     "usage not asked": {"stream": True, "stream_options": {"include_usage": False}},
     "stream options without a stream": {"stream_options": {"include_usage": True}},
@@ -189,12 +218,17 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a tool the front refuses": {"tools": [{"type": "function", "function": {"name": ""}}]},
     "a tool of another kind": {"tools": [{"type": "custom", "custom": {"name": "grammar"}}]},
     "a null model": {"model": None},
-    "a null stream": {"stream": None},
-    "a null limit": {"max_tokens": None},
     "a null limit beside one": {"max_completion_tokens": None, "max_tokens": 7},
     "a null choice": {"tool_choice": None},
+    "a response format with more fields": {"response_format": {"type": "json_object", "x": "y"}},
+    "an effort this library does not know (kept as it came)": {"reasoning_effort": "extreme"},
+    "a JSON schema response format (its schema noted for the writer)": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}}
+    },
+    "a null model beside a null limit": {"model": None, "max_tokens": None},
+    "null tools beside a null limit": {"tools": None, "max_tokens": None},
+    "a null beside a field the usual request does not hold": {"max_tokens": None, "logit_bias": {"1": 2}},
     "parallel calls of 1": {"parallel_tool_calls": 1},
-    "null parallel calls": {"parallel_tool_calls": None},
 }
 
 
@@ -300,14 +334,22 @@ _FIELD_VALUES: dict[str, Any] = {
         st.none(),
     ),
     "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
-    "seed": st.one_of(st.integers(0, 9), st.text(max_size=2)),
-    "user": st.one_of(st.text(max_size=4), st.integers()),
+    "seed": st.one_of(st.integers(0, 9), st.text(max_size=2), st.none()),
+    "user": st.one_of(st.text(max_size=4), st.integers(), st.none()),
     "stream_options": st.one_of(
-        st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1))}), st.just({})
+        st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1))}), st.just({}), st.none()
     ),
-    "stop": st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=3)),
+    "stop": st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=3), st.none()),
     "metadata": st.dictionaries(st.text(max_size=3), st.one_of(st.text(max_size=3), st.integers()), max_size=2),
-    "n": st.integers(0, 2),
+    "n": st.one_of(st.integers(0, 2), st.none()),
+    "reasoning_effort": st.one_of(
+        st.sampled_from(["none", "minimal", "low", "medium", "high", "max", "odd"]), st.none()
+    ),
+    "response_format": st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["text", "json_object", "json_schema", "odd"])}),
+        st.just({"type": "json_schema", "json_schema": {"name": "r", "schema": {"type": "object"}}}),
+        st.none(),
+    ),
     "store": st.booleans(),
     "service_tier": st.sampled_from(["auto", "default", "flex", "priority", "odd"]),
     "frequency_penalty": st.one_of(st.floats(-3, 3), st.integers(-3, 3)),
@@ -346,6 +388,8 @@ _SETTINGS_BODY: dict[str, Any] = {
     "store": False,
     "frequency_penalty": 0,
     "presence_penalty": 1,
+    "reasoning_effort": "high",
+    "response_format": {"type": "json_object"},
 }
 """Every setting the usual request's top level reads, and the integer sampling numbers."""
 

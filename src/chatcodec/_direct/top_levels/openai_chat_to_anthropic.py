@@ -40,6 +40,7 @@ from chatcodec._providers.anthropic.request import (
     encode_stop,
     limit_breakpoints,
 )
+from chatcodec._providers.anthropic.settings import encode_settings
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
 
 TARGET = "anthropic"
+_SETTINGS = frozenset({"reasoning", "response_format"})
+"""The canonical fields the writer's ``encode_settings`` writes (``thinking``, ``output_config``)."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 """The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 
@@ -100,7 +103,9 @@ def begin(
 
 def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicContext) -> dict[str, Any]:
     """``wire`` (:func:`begin`'s) with the pair's ``turns`` (its ``system`` and ``messages``),
-    ``stream`` and the sampling settings, the cache breakpoints Anthropic takes, and the target rules applied last."""
+    ``stream`` and the sampling settings, ``thinking`` and ``output_config`` (a reasoning effort, a
+    response format: the writer's ``encode_settings``), the cache breakpoints Anthropic takes, and
+    the target rules applied last."""
     canonical, recorder = found.canonical, context.losses
     system, messages = turns
     if system is not None:
@@ -110,6 +115,8 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
         encode_stop(canonical, wire, {})
     if not KNOB_SETTINGS.isdisjoint(canonical):
         encode_knobs(canonical, wire, {}, recorder)
+    if not _SETTINGS.isdisjoint(canonical):  # a reasoning effort (thinking, or a loss), a response format
+        encode_settings(canonical, wire, {}, context)
     if context.breakpoints:
         limit_breakpoints(context, reserved=0)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted

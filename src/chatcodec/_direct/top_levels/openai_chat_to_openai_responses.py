@@ -58,6 +58,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual
     split = kept_beside(payload)
     kept: Mapping[str, Any] = _NOTHING_KEPT
     if split is not None:
+        if None in payload.values():
+            return None  # an SDK dump's nulls beside them: the reader's bag in the general top level's order
         payload, kept = split
     found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
     return None if found is None else (found, kept)
@@ -82,8 +84,9 @@ def write(
     kit first, as the writer claims its bag before it writes the input; ``model``, the
     ``input`` items the pair's pass writes (``items``: ``noted``'s, the pair's reading),
     ``max_output_tokens``, the sampling settings and ``stream`` (``encode_knobs``), ``tools``,
-    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` (``encode_settings``), then the target
-    rules. A rule may raise: the caller hands the conversion back."""
+    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` and ``text`` (``encode_settings``: a
+    ``reasoning_effort``, a ``response_format``), then the target rules. A rule may raise: the
+    caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -110,7 +113,7 @@ def write(
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, recorder)
-    if "reasoning" in canonical:
+    if "reasoning" in canonical or "response_format" in canonical:
         encode_settings(canonical, wire, {}, context)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
     recorder.trace(None)

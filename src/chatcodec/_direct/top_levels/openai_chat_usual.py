@@ -113,8 +113,6 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     way), its rules kept for the target rules; None for any other, with nothing recorded."""
     if not isinstance(writer, ProviderCodec) or writer.tools is not role:
         return None
-    if None in payload.values():
-        return None  # a field sent as null is kept in the bag and reported: the general top level's
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
         keys = tuple(payload)
@@ -127,8 +125,11 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
+    nulls = None in payload.values()
+    if nulls and not _nulls_read(payload, read):
+        return None
     found = Usual(canonical, writer.rules)
-    if read and not _read(payload, read, found):
+    if read and not _read(payload, read, found, nulls=nulls):
         return None
     tools = payload.get("tools")
     if tools is None:
@@ -166,12 +167,31 @@ _MAX_SETTINGS_OF = 256
 """Bodies of ever other keys' orders do not grow it past this."""
 
 
-def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
+def _nulls_read(payload: dict[str, Any], read: list[str]) -> bool:
+    """Whether each field ``payload`` sends as ``null`` (an SDK's dump of its unset fields) is one
+    the reader keeps in its bag as it came, no decoder mapping it (:data:`_NULLABLE_USUAL`, the
+    client settings): the usual ones added to ``read`` then, read with the settings
+    (``top_level_reading``'s ``nulls``; the settings' own are in ``read`` already)."""
+    for key, value in payload.items():
+        if value is None:
+            if key in _NULLABLE_USUAL:
+                read.append(key)
+            elif key not in SETTINGS:
+                return False
+    return True
+
+
+_NULLABLE_USUAL = ("max_completion_tokens", "max_tokens", "parallel_tool_calls", "stream", "temperature", "top_p")
+"""The usual fields the reader keeps in its bag when ``null`` (its decoders read them only when set);
+``model``, ``tools`` and ``tool_choice`` as ``null`` are the general top level's."""
+
+
+def _read(payload: dict[str, Any], read: list[str], found: Usual, *, nulls: bool = False) -> bool:
     """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
     decoders (:func:`~chatcodec._providers.openai_chat.top_level_reading.read_settings`), into ``found``'s
     canonical top level and its bag of the reader's markers (also the canonical request's, as
     the reader keeps them)."""
-    settings = read_settings(payload, read)
+    settings = read_settings(payload, read, nulls=nulls)
     if settings is None:
         return False
     found.canonical.update(settings[0])
