@@ -256,16 +256,57 @@ def test_the_tools_written_from_memory_are_the_callers_to_change() -> None:
     assert again["tools"][0]["input_schema"] is not second["tools"][0]["input_schema"]
 
 
-def test_the_tools_are_remembered_as_written_only_beside_their_reading_and_with_no_loss() -> None:
+def test_the_tools_are_remembered_as_written_only_beside_their_reading_with_their_report() -> None:
     tools = _body()["tools"]
     _convert(_body())
-    found, text = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
+    found, text, report = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
     assert found == _convert(_body())[0]["tools"]
     assert text is not None
+    assert not report
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     assert remembered_tools.written_whole(tools, FRONT_KEY, write_tools)[0] is None
-    _convert(_body(_LOSSY))
-    assert remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)[0] is None
+    first = _convert(_body(_LOSSY))
+    found, _, report = remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)
+    assert found == first[0]["tools"]
+    assert [place[:3] for place, _, _, _ in report] == [("tools", 0, "parameters"), ("tools", 1, "name")]
+
+
+_STRICT_OPEN: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "run",
+            "strict": True,
+            "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+        },
+    }
+]
+"""A strict tool whose schema leaves its object open: each writer closes it, reported (the Agents
+SDK closes its own; a hand-written one often does not)."""
+
+
+@pytest.mark.parametrize("target", list(_PAIRS))
+@pytest.mark.parametrize("tools", [_STRICT_OPEN, _LOSSY], ids=["strict, open", "lossy"])
+def test_tools_written_with_a_report_are_written_once_and_reported_every_time(
+    tools: list[dict[str, Any]], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chatcodec._direct.top_levels import openai_chat_to_anthropic, openai_chat_to_openai_responses
+
+    module = openai_chat_to_anthropic if target == "anthropic" else openai_chat_to_openai_responses
+    name = "encode_tool" if target == "anthropic" else "encode_functions"
+    writings: list[object] = []
+    writer = getattr(module, name)
+
+    def counted(*arguments: Any) -> Any:
+        writings.append(arguments[0])
+        return writer(*arguments)
+
+    monkeypatch.setattr(module, name, counted)
+    rows = [_convert(_body(tools, stream=True), target) for _ in range(3)]
+    assert len(writings) == (len(tools) if target == "anthropic" else 1)  # the first request's writing alone
+    expected = _canonical(_body(tools, stream=True), target)
+    assert rows == [expected] * 3
+    assert any(loss.path.startswith("$.tools[0]") for loss in expected[1])
 
 
 def test_tools_changed_in_type_are_not_taken_as_written() -> None:

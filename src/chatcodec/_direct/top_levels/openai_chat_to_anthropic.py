@@ -15,8 +15,9 @@ them (``FRONT_KEY``).
 The tools an agent sends with every request are written once: beside their reading in the memory
 of tool readings (keyed by the caller's own list,
 :func:`~chatcodec._providers.kit.remembered_tools.written_whole`), the written list is kept as
-one ``marshal`` text when it was written with no loss and no cache marker, and a request of the
-same tools takes one ``loads`` of it (no canonical tool rebuilt, no schema copied twice).
+one ``marshal`` text when it was written with no cache marker (with what it reported, reported
+again: a strict tool's schema closed), and a request of the same tools takes one ``loads`` of it
+(no canonical tool rebuilt, no schema copied twice).
 
 The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body goes
 the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule that
@@ -94,6 +95,8 @@ def begin(
     encode_required(canonical, wire, context)
     if found.written is not None:
         wire["tools"] = found.written
+        if found.report:  # what that writing reported, reported again
+            recorder.repeat(found.report, ())
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, context)
@@ -127,10 +130,10 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: AnthropicContext) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_tool`` writes them, that
-    writing remembered by the caller's tools' ``text`` when it noted no loss and put no cache
+    writing and what it reported remembered by the caller's tools' ``text`` when it put no cache
     marker (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    losses = context.losses.count()
+    count = context.losses.count()
     wire = [encode_tool(tool, index, context) for index, tool in enumerate(canonical)]
-    if context.losses.count() == losses and not context.breakpoints:
-        remember_tools_written(text, write_tools, wire)
+    if not context.breakpoints:
+        remember_tools_written(text, write_tools, wire, context.losses, count)
     return wire

@@ -11,8 +11,8 @@ rules of each field, each called where it lives, in the order and places the Res
 ``encode_request`` gives them: the reader's ``decode_tool_choice``, the writer's
 ``encode_knobs``, ``encode_functions`` (the tools) and ``encode_choice``, the target rules. The
 tools an agent sends with every request are written once: the written list is kept beside their
-reading as one ``marshal`` text when it was written with no loss, and a request of the same
-tools takes one ``loads`` of it. OpenRouter's own ``usage`` object beside them, which the reader
+reading as one ``marshal`` text (with what its writing reported, reported again), and a request
+of the same tools takes one ``loads`` of it. OpenRouter's own ``usage`` object beside them, which the reader
 keeps in its bag unread, is that bag reported by the writer's kit, as the writer reports it; its
 ``reasoning`` object is read by the reader's own decoder (``read_reasoning_object``) and written
 by the writer's ``encode_settings``, what the decoder leaves in the bag reported with it.
@@ -110,6 +110,8 @@ def write(
         encode_identity(canonical, wire, recorder)
     if found.written is not None:
         wire["tools"] = found.written
+        if found.report:  # what that writing reported, reported again
+            recorder.repeat(found.report, ())
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, recorder)
@@ -135,10 +137,9 @@ def _read_reasoning(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mappi
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
-    writing remembered by the caller's tools' ``text`` when it noted no loss
+    writing and what it reported remembered by the caller's tools' ``text``
     (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    losses = context.losses.count()
+    count = context.losses.count()
     wire = encode_functions(canonical, context)
-    if context.losses.count() == losses:
-        remember_tools_written(text, write_tools, wire)
+    remember_tools_written(text, write_tools, wire, context.losses, count)
     return wire

@@ -29,6 +29,7 @@ from chatcodec._direct.openai_chat_source import (
     tools_written_whole,
 )
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.kit.remembered_tools import NO_REPORT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
+    from chatcodec._providers.kit.remembered_tools import Report
     from chatcodec.contract import Steps
 
 
@@ -72,13 +74,14 @@ class Usual:
     canonical request's), its tools as written before (``written``, a new copy) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("bag", "canonical", "read", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "read", "report", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
         self.rules = rules
         self.bag: dict[str, Any] = {}
         self.written: list[dict[str, Any]] | None = None
+        self.report: Report = NO_REPORT
         self.read: list[dict[str, Any]] | None = None
         self.text = b""
 
@@ -136,7 +139,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return found
     if tools.__class__ is not list or not tools:
         return None
-    found.written, text = tools_written_whole(tools, write_tools)
+    found.written, text, found.report = tools_written_whole(tools, write_tools)
     if text is None:
         return None
     found.text = text
