@@ -10,6 +10,7 @@ as written); any other top level goes the general one."""
 from __future__ import annotations
 
 import copy
+import marshal
 import random
 from typing import Any
 
@@ -24,6 +25,7 @@ from chatcodec._direct.table import canonical_only
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import write_tools
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat import request_fields, top_level_reading
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 from chatcodec.contract import DecodeContext
 
@@ -450,3 +452,36 @@ def test_the_settings_decoders_leave_the_context_they_are_given_as_made() -> Non
     assert set(mapped) == set(view)
     assert {name: getattr(context, name) for name in DecodeContext.__dataclass_fields__} == made
     assert context.losses.count() == 0
+
+
+_SETTING_VALUES = st.one_of(
+    st.text(max_size=3),
+    st.sampled_from(["\ud800", "é", "u-1"]),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([0, 1, -(2**63), 2**63 - 1, 2**63]),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.none(),
+    st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1), st.none())}),
+    st.just({"include_usage": True, "extra": 1}),
+    st.just({}),
+    st.lists(st.text(max_size=2), max_size=2),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(view=st.dictionaries(st.sampled_from(sorted(top_level_reading._AS_THEY_ARE)), _SETTING_VALUES, max_size=5))  # pyright: ignore[reportPrivateUsage]
+def test_settings_taken_as_they_are_are_what_the_front_copies_as_they_are(view: dict[str, Any]) -> None:
+    """The settings the usual top level reads with no front copy made
+    (``top_level_reading.taken_as_they_are``) are ones the closed front takes, and its copy of
+    them holds the same values of the same types."""
+    if not top_level_reading.taken_as_they_are(view):
+        return
+    copied = COMMON_REQUEST.validate({"messages": [], **view})
+    assert copied is not None
+    assert _typed(copied) == _typed({"messages": [], **view})  # (in its order: the decoders ask by key)
+
+
+def _typed(fields: dict[str, Any]) -> dict[str, bytes]:
+    """Each field's value as ``marshal`` writes it (its exact types too; version 2 writes no sharing)."""
+    return {key: marshal.dumps(value, 2) for key, value in fields.items()}

@@ -58,24 +58,25 @@ def read_settings(
     payload: dict[str, Any], keys: list[str], *, nulls: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
-    the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
-    by the reader's decoders of those keys; None when the front refuses one (the canonical path
-    says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
+    the ``stream`` flag beside a ``stream_options``), read by the reader's decoders of those keys
+    from the closed front's copy of them (or from them as they are, where they are values the
+    front takes as they are: :func:`taken_as_they_are`); None when the front refuses one (the
+    canonical path says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
 
-    ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_view_of`). The reader
-    keeps such a field in its bag as it came (its decoders map nothing of a ``null``), for a
-    writer to report; where the closed front takes no ``null`` there, the reader reads the full
-    wire shapes' copy instead, and so does this."""
-    view = _view_of(payload, keys, nulls=nulls)
-    copy = COMMON_REQUEST.validate(view)
-    if copy is None:
-        if not nulls:
-            return None
-        copy = _fully_validated(view)
-        if copy is None:
-            return None
-    if _noting_a_schema(copy.get("response_format")):
-        return None  # its schema's reading is noted for the writer in the conversion's reading: the general top level's
+    ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_with_nulls`). The
+    reader keeps such a field in its bag as it came (its decoders map nothing of a ``null``),
+    for a writer to report."""
+    if nulls:
+        copy = _with_nulls(payload, keys)
+    else:
+        view: dict[str, Any] = {}
+        for key in keys:  # a loop in this frame: a comprehension's frame is a call, run cold
+            view[key] = payload[key]
+        if "stream_options" in view and "stream" in payload:
+            view["stream"] = payload["stream"]
+        copy = view if taken_as_they_are(view) else COMMON_REQUEST.validate({"messages": [], **view})
+    if copy is None or _noting_a_schema(copy.get("response_format")):
+        return None  # (a schema's reading is noted for the writer in the conversion's reading: the general top level's)
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
@@ -91,25 +92,54 @@ def read_settings(
     return data, bag
 
 
+def taken_as_they_are(view: dict[str, Any]) -> bool:
+    """Whether each of a request's settings in ``view`` is a value the closed front takes and
+    copies as it is (:data:`_AS_THEY_ARE`: a client's ``user`` text in ASCII, an integer ``seed``
+    or ``n`` of 64 bits, the ``stream`` and ``store`` flags, a ``temperature`` or ``top_p`` that
+    is an integer (the usual ones' ranges are asked before), ``stream_options`` asking for the
+    usage or not), so the reader's decoders read them with no copy made (they keep no object of
+    them: a text, a number, a flag). ``tests/test_direct_top_level.py`` holds it to the front."""
+    for key, value in view.items():
+        if _AS_THEY_ARE.get(key) is not value.__class__:
+            return False
+    user, options = view.get("user", ""), view.get("stream_options")
+    if not user.isascii() or not -_INT64 <= view.get("seed", 0) < _INT64 or not -_INT64 <= view.get("n", 0) < _INT64:
+        return False
+    return options is None or (len(options) == 1 and options.get("include_usage").__class__ is bool)
+
+
+_AS_THEY_ARE: dict[str, type] = {
+    "user": str,
+    "seed": int,
+    "n": int,
+    "stream": bool,
+    "store": bool,
+    "temperature": int,
+    "top_p": int,
+    "stream_options": dict,
+}
+"""The settings :func:`taken_as_they_are` proves as the front takes them, each by its exact class."""
+_INT64 = 1 << 63
+"""An integer setting is proved within 64 bits (the front takes larger ones too: read from its copy)."""
+
+
 def _noting_a_schema(response_format: object) -> bool:
     """Whether a ``response_format`` holds a schema, whose reading the reader notes for the
     writer in the conversion's reading (``openai_format_as_sent``)."""
     return response_format.__class__ is dict and cast("dict[str, Any]", response_format).get("type") == "json_schema"
 
 
-def _view_of(payload: dict[str, Any], keys: list[str], *, nulls: bool) -> dict[str, Any]:
-    """The front's least request holding ``payload``'s settings named by ``keys`` (and the ``stream``
-    flag beside a ``stream_options``): with ``nulls``, in the order ``payload`` holds them, as the
-    full wire shapes' copy keeps a field they do not name (so the reader's bag of them is in
-    that order too)."""
-    if nulls:
-        named = set(keys)
-        view = {"messages": [], **{key: value for key, value in payload.items() if key in named}}
-    else:
-        view = {"messages": [], **{key: payload[key] for key in keys}}
+def _with_nulls(payload: dict[str, Any], keys: list[str]) -> dict[str, Any] | None:
+    """The copy the reader reads of ``payload``'s settings named by ``keys``, some of them ``null``:
+    the closed front's, else the full wire shapes' where the front takes no ``null`` there, of
+    them in the order ``payload`` holds them, as the full wire shapes' copy keeps a field they do
+    not name (so the reader's bag of them is in that order too); None where both refuse it."""
+    named = set(keys)
+    view = {"messages": [], **{key: value for key, value in payload.items() if key in named}}
     if "stream_options" in view and "stream" in payload:
         view["stream"] = payload["stream"]
-    return view
+    copy = COMMON_REQUEST.validate(view)
+    return _fully_validated(view) if copy is None else copy
 
 
 def _fully_validated(view: dict[str, Any]) -> dict[str, Any] | None:
