@@ -263,9 +263,9 @@ def written_whole(
     if remembered is None or remembered[1] is None:
         return None, text, NO_REPORT
     kept = remembered[5].get(writer)
-    if kept.__class__ is not bytes:
+    if not isinstance(kept, bytes):
         return None, text, NO_REPORT
-    wire = marshal.loads(kept)  # type: ignore[arg-type]
+    wire = marshal.loads(kept)
     if wire.__class__ is tuple:  # written with a report
         return wire[0], text, wire[1]
     return wire, text, NO_REPORT
@@ -299,7 +299,8 @@ def remember_written_whole(
     if remembered is None or remembered[1] is None or report is None:
         return
     try:
-        kept = marshal.dumps((wire, report) if report else wire)
+        written: Any = (wire, tuple(report)) if report else wire
+        kept = marshal.dumps(written)
     except ValueError:
         return
     if _HELD.over(len(kept)):

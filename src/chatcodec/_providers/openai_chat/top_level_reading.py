@@ -30,6 +30,7 @@ from chatcodec.codec_kit import leftovers
 from chatcodec.contract import DecodeContext
 
 if TYPE_CHECKING:
+    from chatcodec._providers.openai_chat.wire import Request
     from chatcodec.contract import Reading
 
 SETTINGS = frozenset(
@@ -135,7 +136,7 @@ def _with_nulls(payload: dict[str, Any], keys: list[str]) -> dict[str, Any] | No
     them in the order ``payload`` holds them, as the full wire shapes' copy keeps a field they do
     not name (so the reader's bag of them is in that order too); None where both refuse it."""
     named = set(keys)
-    view = {"messages": [], **{key: value for key, value in payload.items() if key in named}}
+    view: dict[str, Any] = {"messages": [], **{key: value for key, value in payload.items() if key in named}}
     if "stream_options" in view and "stream" in payload:
         view["stream"] = payload["stream"]
     copy = COMMON_REQUEST.validate(view)
@@ -146,9 +147,10 @@ def _fully_validated(view: dict[str, Any]) -> dict[str, Any] | None:
     """``view`` as the full wire shapes copy it (the reader's copy where the closed front refuses
     a ``null``); None where they refuse it too (the canonical path says why)."""
     try:
-        return dict(fully_validated(request_adapter(), view, "OpenAI Chat request"))
+        validated: Request = fully_validated(request_adapter(), view, "OpenAI Chat request")
     except ChatcodecError:
         return None
+    return dict(validated)
 
 
 _UNREAD = DecodeContext(PROVIDER)
