@@ -471,11 +471,11 @@ _SETTING_VALUES = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(view=st.dictionaries(st.sampled_from(sorted(top_level_reading._AS_THEY_ARE)), _SETTING_VALUES, max_size=5))  # pyright: ignore[reportPrivateUsage]
-def test_settings_taken_as_they_are_are_what_the_front_copies_as_they_are(view: dict[str, Any]) -> None:
-    """The settings the usual top level reads with no front copy made
-    (``top_level_reading.taken_as_they_are``) are ones the closed front takes, and its copy of
-    them holds the same values of the same types."""
-    if not top_level_reading.taken_as_they_are(view):
+def test_settings_of_a_shape_are_what_the_front_copies_as_they_are(view: dict[str, Any]) -> None:
+    """The settings the usual top level reads with no front copy made (those of a shape:
+    ``top_level_reading.settings_shape``) are ones the closed front takes, and its copy of them
+    holds the same values of the same types."""
+    if top_level_reading.settings_shape(view) is None:
         return
     copied = COMMON_REQUEST.validate({"messages": [], **view})
     assert copied is not None
@@ -485,3 +485,52 @@ def test_settings_taken_as_they_are_are_what_the_front_copies_as_they_are(view: 
 def _typed(fields: dict[str, Any]) -> dict[str, bytes]:
     """Each field's value as ``marshal`` writes it (its exact types too; version 2 writes no sharing)."""
     return {key: marshal.dumps(value, 2) for key, value in fields.items()}
+
+
+class _Decodings:
+    """How many times the settings' decoders were planned (a reading of a view by them)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        planned = top_level_reading.decoders_for
+
+        def counted(wire: dict[str, Any]) -> Any:
+            self.count += 1
+            return planned(wire)
+
+        monkeypatch.setattr(top_level_reading, "decoders_for", counted)
+
+
+_STREAMING_CLIENT: dict[str, Any] = {
+    "stream": True,
+    "stream_options": {"include_usage": True},
+    "temperature": 1,
+    "max_completion_tokens": 100,
+}
+
+
+@pytest.mark.parametrize("target", list(_PAIRS))
+def test_a_settings_shape_is_read_once_each_session_its_own_user_and_seed(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client's settings of one shape (its own user and seed each session) are read by the
+    decoders once, and a trial (the decoders again with other values there): later sessions take
+    that reading with their own values, as the canonical path reads them."""
+    top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
+    decodings = _Decodings(monkeypatch)
+    sessions = [{**_STREAMING_CLIENT, "user": f"agent-{seed}", "seed": seed} for seed in (901, 902, 107, 2**63 - 1)]
+    rows = [_convert(_body(**fields), target) for fields in sessions]
+    assert decodings.count == 2
+    assert rows == [_canonical(_body(**fields), target) for fields in sessions]
+    assert all(fields["user"] not in repr(top_level_reading._BY_SHAPE) for fields in sessions)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_shape_whose_trial_differs_is_read_anew_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting taken as varying whose reading is not its value as it is (the SDK's ``n: 1``, a
+    marker of the bag): the trial tells, and each request is read by the decoders."""
+    top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(top_level_reading, "_VARYING", ("user", "seed", "n"))
+    decodings = _Decodings(monkeypatch)
+    rows = [_convert(_body(user="u", n=1, max_tokens=9)) for _ in range(3)]
+    assert decodings.count == 6  # read and tried each time
+    assert rows == [_canonical(_body(user="u", n=1, max_tokens=9))] * 3

@@ -18,6 +18,7 @@ top level's."""
 
 from __future__ import annotations
 
+import marshal
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec import ChatcodecError
@@ -61,7 +62,7 @@ def read_settings(
     """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
     the ``stream`` flag beside a ``stream_options``), read by the reader's decoders of those keys
     from the closed front's copy of them (or from them as they are, where they are values the
-    front takes as they are: :func:`taken_as_they_are`); None when the front refuses one (the
+    front takes as they are: :func:`settings_shape`); None when the front refuses one (the
     canonical path says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
 
     ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_with_nulls`). The
@@ -75,9 +76,19 @@ def read_settings(
             view[key] = payload[key]
         if "stream_options" in view and "stream" in payload:
             view["stream"] = payload["stream"]
-        copy = view if taken_as_they_are(view) else COMMON_REQUEST.validate({"messages": [], **view})
+        shape = settings_shape(view)
+        if shape is not None:
+            known = _BY_SHAPE.get(shape)
+            return _read_by_shape(view, shape) if known is None else _as_known(known, view)
+        copy = COMMON_REQUEST.validate({"messages": [], **view})
     if copy is None or _noting_a_schema(copy.get("response_format")):
         return None  # (a schema's reading is noted for the writer in the conversion's reading: the general top level's)
+    return _decoded(copy, nulls=nulls)
+
+
+def _decoded(copy: dict[str, Any], *, nulls: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The reader's decoders of ``copy``'s keys run on it: the canonical fields and the bag; None
+    when one leaves a key unmapped (but a ``null``, with ``nulls``: kept first in the bag)."""
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
@@ -93,20 +104,97 @@ def read_settings(
     return data, bag
 
 
-def taken_as_they_are(view: dict[str, Any]) -> bool:
-    """Whether each of a request's settings in ``view`` is a value the closed front takes and
-    copies as it is (:data:`_AS_THEY_ARE`: a client's ``user`` text in ASCII, an integer ``seed``
-    or ``n`` of 64 bits, the ``stream`` and ``store`` flags, a ``temperature`` or ``top_p`` that
-    is an integer (the usual ones' ranges are asked before), ``stream_options`` asking for the
-    usage or not), so the reader's decoders read them with no copy made (they keep no object of
-    them: a text, a number, a flag). ``tests/test_direct_top_level.py`` holds it to the front."""
-    for key, value in view.items():
-        if _AS_THEY_ARE.get(key) is not value.__class__:
+Known = tuple[dict[str, Any], bytes, tuple[str, ...]]
+"""A shape's reading (:data:`_BY_SHAPE`): its canonical fields in the decoders' order, the varying
+ones ``None`` (no caller's value is kept), its bag's ``marshal`` text, and the varying keys (each
+read as the value itself)."""
+
+
+def _as_known(known: Known, view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The reading of a view of a shape read before (``known``): its fields, the varying ones
+    ``view``'s own values, and a new copy of its bag."""
+    data = dict(known[0])
+    for key in known[2]:
+        data[key] = view[key]
+    return data, (marshal.loads(known[1]) if known[1] else {})
+
+
+def _read_by_shape(view: dict[str, Any], shape: tuple[object, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``view`` read by the decoders, and that reading remembered by its ``shape``
+    (:func:`settings_shape`) when a trial
+    proves it varies with the varying keys' values alone: the decoders read again with other
+    values there give those values as they are, in the same places, and the rest the same."""
+    read = _decoded(view, nulls=False)
+    if read is None:
+        return None
+    varying = tuple(key for key in _VARYING if key in view)
+    trial = dict(view)
+    for key in varying:
+        value = view[key]
+        trial[key] = value + "x" if value.__class__ is str else (value + 1 if value < 0 else value - 1)
+    again = _decoded(trial, nulls=False) if varying else read
+    if again is None or not _varies_alone(read, again, view, trial, varying):
+        return read
+    if len(_BY_SHAPE) >= _MAX_SHAPES:
+        _BY_SHAPE.clear()
+    data = {key: None if key in varying else value for key, value in read[0].items()}  # (in the decoders' order)
+    _BY_SHAPE[shape] = (data, marshal.dumps(read[1]) if read[1] else b"", varying)
+    return read
+
+
+def _varies_alone(
+    read: tuple[dict[str, Any], dict[str, Any]],
+    again: tuple[dict[str, Any], dict[str, Any]],
+    view: dict[str, Any],
+    trial: dict[str, Any],
+    varying: tuple[str, ...],
+) -> bool:
+    """Whether two readings (of ``view`` and of ``trial``, which differ at ``varying`` alone) hold
+    each varying value itself at its key, and the same bag and other fields, of the same types."""
+    for key in varying:
+        if read[0].get(key) is not view[key] or again[0].get(key) is not trial[key]:
             return False
-    user, options = view.get("user", ""), view.get("stream_options")
-    if not user.isascii() or not -_INT64 <= view.get("seed", 0) < _INT64 or not -_INT64 <= view.get("n", 0) < _INT64:
-        return False
-    return options is None or (len(options) == 1 and options.get("include_usage").__class__ is bool)
+    rest = [{key: value for key, value in data.items() if key not in varying} for data, _ in (read, again)]
+    return marshal.dumps((rest[0], read[1]), 2) == marshal.dumps((rest[1], again[1]), 2)
+
+
+_VARYING = ("user", "seed")
+"""The settings a client sends its own value of per session (its end user, a seed), which a
+shape's reading is remembered without (:func:`_read_by_shape` proves the decoders copy them)."""
+_BY_SHAPE: dict[tuple[object, ...], Known] = {}
+"""A settings view's shape (:func:`settings_shape`) -> its reading (:data:`Known`): a client sends
+the same settings every step, its own user and seed in them, so the decoders run once a shape."""
+_MAX_SHAPES = 64
+"""Views of ever other settings' values do not grow it past this (all forgotten)."""
+
+
+def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
+    """The shape of a request's settings in ``view`` (each key, with its value but for a key of
+    :data:`_VARYING`, a client's ``user`` and ``seed``, its own per session; a ``stream_options``'
+    one flag) when each is a value the closed front takes and copies as it is
+    (:data:`_AS_THEY_ARE`: a client's ``user`` text in ASCII, an integer ``seed`` or ``n`` of 64
+    bits, the ``stream`` and ``store`` flags, a ``temperature`` or ``top_p`` that is an integer (the
+    usual ones' ranges are asked before), ``stream_options`` asking for the usage or not), so the
+    reader's decoders read them with no copy made (they keep no object of them: a text, a
+    number, a flag); None for another. ``tests/test_direct_top_level.py`` holds it to the front."""
+    shape: list[object] = []
+    for key, value in view.items():  # one pass: the proof and the shape
+        kind = value.__class__
+        if _AS_THEY_ARE.get(key) is not kind:
+            return None
+        if kind is str:
+            if not value.isascii():
+                return None
+        elif kind is int:
+            if not -_INT64 <= value < _INT64:
+                return None
+        elif kind is dict:  # (stream_options)
+            if len(value) != 1 or value.get("include_usage").__class__ is not bool:
+                return None
+            shape.append((key, *value.items()))
+            continue
+        shape.append(key if key in _VARYING else (key, value))
+    return tuple(shape)
 
 
 _AS_THEY_ARE: dict[str, type] = {
@@ -119,7 +207,7 @@ _AS_THEY_ARE: dict[str, type] = {
     "top_p": int,
     "stream_options": dict,
 }
-"""The settings :func:`taken_as_they_are` proves as the front takes them, each by its exact class."""
+"""The settings :func:`settings_shape` proves as the front takes them, each by its exact class."""
 _INT64 = 1 << 63
 """An integer setting is proved within 64 bits (the front takes larger ones too: read from its copy)."""
 
