@@ -71,7 +71,8 @@ class Usual:
     """A body of the usual fields, proved (:func:`usual`): its canonical top level so far (the
     model, the limit, ``stream``, the client settings beside them), the reader's bag of those
     settings (``bag``: its spelling markers, for the writer's kit to claim as it claims the
-    canonical request's), its tools as written before (``written``, a new copy) or else as read
+    canonical request's), its tools as written before (``written``, a new copy, and what that
+    writing reported: ``report``, reported again where the pair writes them) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
     __slots__ = ("bag", "canonical", "read", "report", "rules", "text", "written")
