@@ -10,6 +10,7 @@ as written); any other top level goes the general one."""
 from __future__ import annotations
 
 import copy
+import marshal
 import random
 from typing import Any
 
@@ -24,6 +25,7 @@ from chatcodec._direct.table import canonical_only
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import write_tools
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat import request_fields, top_level_reading
+from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 from chatcodec.contract import DecodeContext
 
@@ -127,6 +129,36 @@ _USUAL: dict[str, dict[str, Any]] = {
     "the SDK's n and store": {"n": 1, "store": False, "max_tokens": 9},
     "a service tier": {"service_tier": "flex", "max_tokens": 9},
     "penalties": {"frequency_penalty": 0, "presence_penalty": 0.5, "max_tokens": 9},
+    "a reasoning effort (thinking into Anthropic, within the limit)": {"reasoning_effort": "high", "max_tokens": 9},
+    "a reasoning effort, no limit (the budget fills it)": {"reasoning_effort": "medium"},
+    "a reasoning effort of none": {"reasoning_effort": "none", "max_tokens": 9},
+    "a minimal reasoning effort": {"model": "gpt-5", "reasoning_effort": "minimal", "max_tokens": 9},
+    "a JSON response format (a loss into Anthropic)": {"response_format": {"type": "json_object"}, "max_tokens": 9},
+    "a text response format": {"response_format": {"type": "text"}},
+    "a null limit (an SDK dump)": {"max_completion_tokens": None},
+    "a null temperature": {"temperature": None},
+    "a null stream": {"stream": None},
+    "a null max_tokens": {"max_tokens": None},
+    "null parallel calls": {"parallel_tool_calls": None},
+    "an SDK dump's nulls (the front's and the full shapes')": {
+        "user": None,
+        "max_completion_tokens": None,
+        "n": None,
+        "seed": None,
+        "temperature": None,
+        "stop": None,
+        "stream_options": None,
+        "reasoning_effort": None,
+        "response_format": None,
+    },
+    "nulls beside an integer temperature and settings": {
+        "temperature": 1,
+        "top_p": None,
+        "seed": None,
+        "user": "u-1",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    },
     "a streaming client's settings": {
         "stream": True,
         "stream_options": {"include_usage": True},
@@ -164,7 +196,6 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a temperature of true": {"temperature": True},
     "a temperature of NaN": {"temperature": float("nan")},
     "a top_p of infinity": {"top_p": float("inf")},
-    "a null temperature": {"temperature": None},
     "a seed as text": {"seed": "7"},
     "usage not asked": {"stream": True, "stream_options": {"include_usage": False}},
     "stream options without a stream": {"stream_options": {"include_usage": True}},
@@ -189,12 +220,17 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a tool the front refuses": {"tools": [{"type": "function", "function": {"name": ""}}]},
     "a tool of another kind": {"tools": [{"type": "custom", "custom": {"name": "grammar"}}]},
     "a null model": {"model": None},
-    "a null stream": {"stream": None},
-    "a null limit": {"max_tokens": None},
     "a null limit beside one": {"max_completion_tokens": None, "max_tokens": 7},
     "a null choice": {"tool_choice": None},
+    "a response format with more fields": {"response_format": {"type": "json_object", "x": "y"}},
+    "an effort this library does not know (kept as it came)": {"reasoning_effort": "extreme"},
+    "a JSON schema response format (its schema noted for the writer)": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}}
+    },
+    "a null model beside a null limit": {"model": None, "max_tokens": None},
+    "null tools beside a null limit": {"tools": None, "max_tokens": None},
+    "a null beside a field the usual request does not hold": {"max_tokens": None, "logit_bias": {"1": 2}},
     "parallel calls of 1": {"parallel_tool_calls": 1},
-    "null parallel calls": {"parallel_tool_calls": None},
 }
 
 
@@ -222,16 +258,57 @@ def test_the_tools_written_from_memory_are_the_callers_to_change() -> None:
     assert again["tools"][0]["input_schema"] is not second["tools"][0]["input_schema"]
 
 
-def test_the_tools_are_remembered_as_written_only_beside_their_reading_and_with_no_loss() -> None:
+def test_the_tools_are_remembered_as_written_only_beside_their_reading_with_their_report() -> None:
     tools = _body()["tools"]
     _convert(_body())
-    found, text = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
+    found, text, report = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
     assert found == _convert(_body())[0]["tools"]
     assert text is not None
+    assert not report
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     assert remembered_tools.written_whole(tools, FRONT_KEY, write_tools)[0] is None
-    _convert(_body(_LOSSY))
-    assert remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)[0] is None
+    first = _convert(_body(_LOSSY))
+    found, _, report = remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)
+    assert found == first[0]["tools"]
+    assert [place[:3] for place, _, _, _ in report] == [("tools", 0, "parameters"), ("tools", 1, "name")]
+
+
+_STRICT_OPEN: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "run",
+            "strict": True,
+            "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+        },
+    }
+]
+"""A strict tool whose schema leaves its object open: each writer closes it, reported (the Agents
+SDK closes its own; a hand-written one often does not)."""
+
+
+@pytest.mark.parametrize("target", list(_PAIRS))
+@pytest.mark.parametrize("tools", [_STRICT_OPEN, _LOSSY], ids=["strict, open", "lossy"])
+def test_tools_written_with_a_report_are_written_once_and_reported_every_time(
+    tools: list[dict[str, Any]], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chatcodec._direct.top_levels import openai_chat_to_anthropic, openai_chat_to_openai_responses
+
+    module = openai_chat_to_anthropic if target == "anthropic" else openai_chat_to_openai_responses
+    name = "encode_tool" if target == "anthropic" else "encode_functions"
+    writings: list[object] = []
+    writer = getattr(module, name)
+
+    def counted(*arguments: Any) -> Any:
+        writings.append(arguments[0])
+        return writer(*arguments)
+
+    monkeypatch.setattr(module, name, counted)
+    rows = [_convert(_body(tools, stream=True), target) for _ in range(3)]
+    assert len(writings) == (len(tools) if target == "anthropic" else 1)  # the first request's writing alone
+    expected = _canonical(_body(tools, stream=True), target)
+    assert rows == [expected] * 3
+    assert any(loss.path.startswith("$.tools[0]") for loss in expected[1])
 
 
 def test_tools_changed_in_type_are_not_taken_as_written() -> None:
@@ -300,14 +377,22 @@ _FIELD_VALUES: dict[str, Any] = {
         st.none(),
     ),
     "model": st.one_of(st.text(max_size=12), st.none(), st.integers()),
-    "seed": st.one_of(st.integers(0, 9), st.text(max_size=2)),
-    "user": st.one_of(st.text(max_size=4), st.integers()),
+    "seed": st.one_of(st.integers(0, 9), st.text(max_size=2), st.none()),
+    "user": st.one_of(st.text(max_size=4), st.integers(), st.none()),
     "stream_options": st.one_of(
-        st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1))}), st.just({})
+        st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1))}), st.just({}), st.none()
     ),
-    "stop": st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=3)),
+    "stop": st.one_of(st.text(max_size=3), st.lists(st.text(max_size=3), max_size=3), st.none()),
     "metadata": st.dictionaries(st.text(max_size=3), st.one_of(st.text(max_size=3), st.integers()), max_size=2),
-    "n": st.integers(0, 2),
+    "n": st.one_of(st.integers(0, 2), st.none()),
+    "reasoning_effort": st.one_of(
+        st.sampled_from(["none", "minimal", "low", "medium", "high", "max", "odd"]), st.none()
+    ),
+    "response_format": st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["text", "json_object", "json_schema", "odd"])}),
+        st.just({"type": "json_schema", "json_schema": {"name": "r", "schema": {"type": "object"}}}),
+        st.none(),
+    ),
     "store": st.booleans(),
     "service_tier": st.sampled_from(["auto", "default", "flex", "priority", "odd"]),
     "frequency_penalty": st.one_of(st.floats(-3, 3), st.integers(-3, 3)),
@@ -346,6 +431,8 @@ _SETTINGS_BODY: dict[str, Any] = {
     "store": False,
     "frequency_penalty": 0,
     "presence_penalty": 1,
+    "reasoning_effort": "high",
+    "response_format": {"type": "json_object"},
 }
 """Every setting the usual request's top level reads, and the integer sampling numbers."""
 
@@ -365,3 +452,85 @@ def test_the_settings_decoders_leave_the_context_they_are_given_as_made() -> Non
     assert set(mapped) == set(view)
     assert {name: getattr(context, name) for name in DecodeContext.__dataclass_fields__} == made
     assert context.losses.count() == 0
+
+
+_SETTING_VALUES = st.one_of(
+    st.text(max_size=3),
+    st.sampled_from(["\ud800", "é", "u-1"]),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([0, 1, -(2**63), 2**63 - 1, 2**63]),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.none(),
+    st.fixed_dictionaries({"include_usage": st.one_of(st.booleans(), st.integers(0, 1), st.none())}),
+    st.just({"include_usage": True, "extra": 1}),
+    st.just({}),
+    st.lists(st.text(max_size=2), max_size=2),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(view=st.dictionaries(st.sampled_from(sorted(top_level_reading._AS_THEY_ARE)), _SETTING_VALUES, max_size=5))  # pyright: ignore[reportPrivateUsage]
+def test_settings_of_a_shape_are_what_the_front_copies_as_they_are(view: dict[str, Any]) -> None:
+    """The settings the usual top level reads with no front copy made (those of a shape:
+    ``top_level_reading.settings_shape``) are ones the closed front takes, and its copy of them
+    holds the same values of the same types."""
+    if top_level_reading.settings_shape(view) is None:
+        return
+    copied = COMMON_REQUEST.validate({"messages": [], **view})
+    assert copied is not None
+    assert _typed(copied) == _typed({"messages": [], **view})  # (in its order: the decoders ask by key)
+
+
+def _typed(fields: dict[str, Any]) -> dict[str, bytes]:
+    """Each field's value as ``marshal`` writes it (its exact types too; version 2 writes no sharing)."""
+    return {key: marshal.dumps(value, 2) for key, value in fields.items()}
+
+
+class _Decodings:
+    """How many times the settings' decoders were planned (a reading of a view by them)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        planned = top_level_reading.decoders_for
+
+        def counted(wire: dict[str, Any]) -> Any:
+            self.count += 1
+            return planned(wire)
+
+        monkeypatch.setattr(top_level_reading, "decoders_for", counted)
+
+
+_STREAMING_CLIENT: dict[str, Any] = {
+    "stream": True,
+    "stream_options": {"include_usage": True},
+    "temperature": 1,
+    "max_completion_tokens": 100,
+}
+
+
+@pytest.mark.parametrize("target", list(_PAIRS))
+def test_a_settings_shape_is_read_once_each_session_its_own_user_and_seed(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client's settings of one shape (its own user and seed each session) are read by the
+    decoders once, and a trial (the decoders again with other values there): later sessions take
+    that reading with their own values, as the canonical path reads them."""
+    top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
+    decodings = _Decodings(monkeypatch)
+    sessions = [{**_STREAMING_CLIENT, "user": f"agent-{seed}", "seed": seed} for seed in (901, 902, 107, 2**63 - 1)]
+    rows = [_convert(_body(**fields), target) for fields in sessions]
+    assert decodings.count == 2
+    assert rows == [_canonical(_body(**fields), target) for fields in sessions]
+    assert all(fields["user"] not in repr(top_level_reading._BY_SHAPE) for fields in sessions)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_shape_whose_trial_differs_is_read_anew_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting taken as varying whose reading is not its value as it is (the SDK's ``n: 1``, a
+    marker of the bag): the trial tells, and each request is read by the decoders."""
+    top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setattr(top_level_reading, "_VARYING", ("user", "seed", "n"))
+    decodings = _Decodings(monkeypatch)
+    rows = [_convert(_body(user="u", n=1, max_tokens=9)) for _ in range(3)]
+    assert decodings.count == 6  # read and tried each time
+    assert rows == [_canonical(_body(user="u", n=1, max_tokens=9))] * 3

@@ -74,8 +74,9 @@ if _typing.TYPE_CHECKING:
         read_nested_error,
     )
     from chatcodec._providers.contract.envelopes import BODY_SLOT, ID_SLOT
+    from chatcodec._providers.contract.sampling_range import range_rule
     from chatcodec._providers.contract.structure import role_at, spoken_turns
-    from chatcodec._providers.contract.target_rules import is_default_sampling, is_neutral_setting, range_rule
+    from chatcodec._providers.contract.target_rules import is_default_sampling, is_neutral_setting
     from chatcodec._providers.history.turns import history_for, holds_empty_content
     from chatcodec._providers.kit import closed_schema, servers
     from chatcodec._providers.kit.arguments import arguments_object, compact_json
@@ -314,7 +315,7 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._error_statuses", "error_status"),
         ("chatcodec._providers.history.turns", "history_for holds_empty_content"),
         ("chatcodec._providers.kit.tool_arguments", "input_object"),
-        ("chatcodec._providers.contract.target_rules", "is_default_sampling is_neutral_setting range_rule"),
+        ("chatcodec._providers.contract.target_rules", "is_default_sampling is_neutral_setting"),
         ("chatcodec._compat", "is_local_file_url local_file_why media_type_essence source_from_url"),
         ("chatcodec._providers.kit.media_types", "lower_case_source"),
         ("chatcodec._providers.kit.integer_spelling", "mark_integers respell_integers"),
@@ -324,6 +325,7 @@ _EXPORTED_FROM: dict[str, str] = {
             "chatcodec._providers.kit.token_logprobs",
             "put_logprobs read_token_logprobs unicode_text write_token_logprobs",
         ),
+        ("chatcodec._providers.contract.sampling_range", "range_rule"),
         ("chatcodec._providers.kit.logprob_settings", "read_logprob_settings write_logprob_settings"),
         ("chatcodec._providers.kit.service_tier", "read_tier report_tier report_user write_tier"),
         ("chatcodec._providers.kit.stream_errors", "report_after_error"),

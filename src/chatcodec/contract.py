@@ -102,13 +102,13 @@ if _typing.TYPE_CHECKING:
         UsageFunctions,
     )
     from chatcodec._providers.contract.sampled_ids import SampledIds, TakenIds
+    from chatcodec._providers.contract.sampling_range import SamplingRange
     from chatcodec._providers.contract.structure import Location, Structure, ToolStep, Turn, TurnOrder, TurnProblem
     from chatcodec._providers.contract.target_rules import (
         ModelFamily,
         ProviderRules,
         RequiredField,
         RuleCall,
-        SamplingRange,
         TargetRule,
     )
     from chatcodec.streams._builder import PartBuilder, StreamBuilder
@@ -237,16 +237,14 @@ _EXPORTED_FROM: dict[str, str] = {
         ("chatcodec._providers.contract.extension", "Extension"),
         ("chatcodec._providers.contract.structure", "Location Structure ToolStep Turn TurnOrder TurnProblem"),
         ("chatcodec._losses", "LossRecorder Steps"),
-        (
-            "chatcodec._providers.contract.target_rules",
-            "ModelFamily ProviderRules RequiredField RuleCall SamplingRange TargetRule",
-        ),
+        ("chatcodec._providers.contract.target_rules", "ModelFamily ProviderRules RequiredField RuleCall TargetRule"),
         ("chatcodec._option_table", "OptionTable"),
         ("chatcodec.streams._builder", "PartBuilder StreamBuilder"),
         ("chatcodec._model.stream_events", "PartLifecycleEvent"),
         ("chatcodec._providers.contract.provider_codec", "ProviderCodec"),
         ("chatcodec._codec_protocols", "RecordStreamEncoder StreamDecoder StreamEncoder"),
         ("chatcodec._providers.contract.sampled_ids", "SampledIds TakenIds"),
+        ("chatcodec._providers.contract.sampling_range", "SamplingRange"),
         ("chatcodec._providers.contract.framing", "StreamFraming"),
     )
     for name in names.split()

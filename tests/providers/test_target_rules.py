@@ -478,3 +478,47 @@ def test_a_rule_reading_a_key_an_earlier_rule_wrote_runs_and_one_reading_none_of
     assert applied({"model": "m", "top_p": 1.0}) == ["reads_top_p"]
     assert applied({"model": "m", "seed": 1, "temperature": 1.0}) == ["adds_top_p", "reads_seed", "reads_top_p"]
     assert applied({"model": "m"}) == []
+
+
+def test_a_rule_that_takes_a_key_out_passes_the_later_rules_reading_it_by() -> None:
+    """The rules a body passes to run in order on the one body; an edit that takes out the key a
+    later one of them reads passes that rule by (it looks at the body as edited), and a rule
+    reading what the body never held is never asked, whether or not an edit changed the keys."""
+    ran: list[str] = []
+
+    def edit(name: str, drop: str | None = None) -> Any:
+        def edited(call: RuleCall) -> None:
+            ran.append(name)
+            if drop is not None:
+                call.body.pop(drop, None)
+
+        return edited
+
+    table = ProviderRules(
+        "test-rules",
+        ("v1",),
+        "v1",
+        "test",
+        (
+            TargetRule("first", "s", "src", edit("first"), reads=frozenset({"temperature"})),
+            TargetRule("drops_top_p", "s", "src", edit("drops_top_p", "top_p"), reads=frozenset({"top_p"})),
+            TargetRule("reads_seed", "s", "src", edit("reads_seed"), reads=frozenset({"seed"})),
+            TargetRule("every_body", "s", "src", edit("every_body")),
+            TargetRule("reads_top_p", "s", "src", edit("reads_top_p"), reads=frozenset({"top_p"})),
+            TargetRule("reads_temperature", "s", "src", edit("reads_temperature"), reads=frozenset({"temperature"})),
+        ),
+    )
+
+    def applied(body: dict[str, Any]) -> list[str]:
+        ran.clear()
+        apply_target_rules(body, EncodeContext("test-rules", LossRecorder(), rules=table))
+        return list(ran)
+
+    assert applied({"model": "m", "temperature": 1.0}) == ["first", "every_body", "reads_temperature"]
+    assert applied({"model": "m", "temperature": 1.0, "top_p": 1.0}) == [
+        "first",
+        "drops_top_p",
+        "every_body",
+        "reads_temperature",
+    ]
+    assert applied({"model": "m", "top_p": 1.0, "seed": 1}) == ["drops_top_p", "reads_seed", "every_body"]

@@ -24,7 +24,7 @@ from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._direct.openai_chat_admitted_parts import ephemeral, text_parts, user_content
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
-from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
+from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.kit.remembered_tools import Report
     from chatcodec.contract import Steps
 
 __all__ = ["SETTINGS", "front_tools", "read_settings"]  # passed on to the usual request's proof
@@ -511,16 +512,22 @@ def _user(message: Mapping[str, Any]) -> bool:
 
 def tools_written_whole(
     tools: list[dict[str, Any]], writer: object
-) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+) -> tuple[list[dict[str, Any]] | None, bytes | None, Report]:
     """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
-    reading by the reader's tools key (``remembered_tools.written_whole``), and their ``marshal`` text."""
+    reading by the reader's tools key (``remembered_tools.written_whole``), their ``marshal`` text
+    and the losses that writing recorded."""
     return written_whole(tools, FRONT_KEY, writer)
 
 
-def remember_tools_written(text: bytes, writer: object, wire: list[dict[str, Any]]) -> None:
-    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them with no loss, beside their
-    reading by the reader's tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    remember_written_whole(text, FRONT_KEY, writer, wire)
+def remember_tools_written(
+    text: bytes, writer: object, wire: list[dict[str, Any]], losses: LossRecorder, count: int
+) -> None:
+    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them, and the losses it recorded
+    in ``losses`` past the first ``count`` when each is at a place in the body (none renumbered:
+    ``below``), beside their reading by the reader's tools key
+    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    report = NO_REPORT if losses.count() == count else losses.below(count, ())
+    remember_written_whole(text, FRONT_KEY, writer, wire, report)
 
 
 def in_own_ranges(payload: dict[str, Any]) -> bool:

@@ -27,7 +27,7 @@ from chatcodec._errors import Problem, ProviderLookupError, json_path
 from chatcodec._narrow import as_dict, as_list
 from chatcodec._payloads import cycle_path, cyclic
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.contract.target_rules import SamplingRange
+from chatcodec._providers.contract.sampling_range import SamplingRange
 from chatcodec._providers.kit.field_sets import FieldSets
 from chatcodec._registry import generation, get_codec, providers_in_use
 from chatcodec._strict.extensions import Extension, extension_fields

@@ -7,6 +7,7 @@ requests: the same tools in bodies the process has never seen."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 from typing import Any
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
+from chatcodec._direct.table import canonical_only
 from chatcodec._providers.kit import closed_schema, remembered_tools
 from chatcodec._providers.openai_chat import common_shapes
 from chatcodec._providers.openai_responses import wire as responses_wire
@@ -95,38 +97,43 @@ def test_a_new_body_with_tools_read_before_is_converted_as_with_an_empty_memory(
     first = _convert(_body("first row"), target)
     second = _convert(_body("second row"), target)
     # into Anthropic and Responses the direct top level proves the usual request's other fields
-    # itself: the front is asked about the tools alone, and only until they are recalled
-    unchecked = 0 if target in {"anthropic", "openai-responses"} else 1
-    assert (answers.count, checks.checked, checks.unchecked) == (1, 1, unchecked)
+    # itself, and takes the tools as its writer wrote them (what that reported reported again):
+    # the front is asked about the tools alone, once, and the second reads nothing of them
+    direct = target in {"anthropic", "openai-responses"}
+    assert (answers.count, checks.checked, checks.unchecked) == ((0, 1, 0) if direct else (1, 1, 1))
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     assert second == _convert(_body("second row"), target)
     assert first[0] != second[0]
 
 
-def test_the_schemas_of_a_recalled_reading_are_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("direct", [False, True], ids=["canonical path", "direct path (taken as written)"])
+def test_the_schemas_of_a_recalled_reading_are_copies(direct: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     answers = AnswersFromMemory(monkeypatch)
-    _convert(_body("first"), "anthropic")
-    body = _body("second")
-    out, _ = _convert(body, "anthropic")
-    assert answers.count == 1
-    schema = out["tools"][0]["input_schema"]
-    assert schema == body["tools"][0]["function"]["parameters"]
-    assert schema is not body["tools"][0]["function"]["parameters"]
-    schema["properties"].clear()  # the caller changes what it was given: the next row is not changed
-    again, _ = _convert(_body("second"), "anthropic")
-    assert again == _convert(_body("second"), "anthropic")[0] != out
-    assert again["tools"][0]["input_schema"]["properties"]
+    with contextlib.nullcontext() if direct else canonical_only():
+        _convert(_body("first"), "anthropic")
+        body = _body("second")
+        out, _ = _convert(body, "anthropic")
+        assert answers.count == (0 if direct else 1)
+        schema = out["tools"][0]["input_schema"]
+        assert schema == body["tools"][0]["function"]["parameters"]
+        assert schema is not body["tools"][0]["function"]["parameters"]
+        schema["properties"].clear()  # the caller changes what it was given: the next row is not changed
+        again, _ = _convert(_body("second"), "anthropic")
+        assert again == _convert(_body("second"), "anthropic")[0] != out
+        assert again["tools"][0]["input_schema"]["properties"]
 
 
 @pytest.mark.parametrize(
-    "fields",
+    ("fields", "direct"),
     [
-        {"temperature": None},  # the full wire shapes read it (null), the closed front refuses it
-        {"n": 2, "stop": None},  # a field kept in the bag beside one the front refuses
+        # the full wire shapes read it (null), the closed front refuses it; into Anthropic and
+        # Responses the direct top level reads it so, and takes the tools as written
+        ({"temperature": None}, 2),
+        ({"n": 2, "stop": None}, 0),  # a field kept in the bag beside one the front refuses
     ],
 )
 def test_a_body_the_front_refuses_for_another_field_is_read_as_before(
-    fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    fields: dict[str, Any], direct: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fresh = []
     for target in _TARGETS:
@@ -135,7 +142,7 @@ def test_a_body_the_front_refuses_for_another_field_is_read_as_before(
     _convert(_body("seen"), "anthropic")
     checks = _Checks(monkeypatch)
     recalled = [_convert(_body("row", **fields), target) for target in _TARGETS]
-    assert checks.unchecked == len(_TARGETS)  # recalled, then refused for the other field
+    assert checks.unchecked == len(_TARGETS) - direct  # recalled, then refused for the other field
     assert recalled == fresh
 
 

@@ -56,7 +56,7 @@ from chatcodec._providers.contract.context import NO_OPTIONS, DecodeContext, Enc
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.contract.target_rules import apply_target_rules, outside_own_ranges
 from chatcodec._providers.kit.citations import report_request_citations
-from chatcodec._providers.kit.remembered_tools import also_as, remember_written_whole, written_whole
+from chatcodec._providers.kit.remembered_tools import NO_REPORT, also_as, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat import tools as openai_chat_tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES as WRITTEN
 from chatcodec._providers.openai_chat.markers import KIT as WRITTEN_KIT
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.kit.remembered_tools import Report
 
 SOURCE, TARGET = "anthropic", "openai-chat"
 _USUAL = frozenset({"model", "max_tokens", "messages", "system", "tools", "tool_choice", "stream"})
@@ -112,15 +113,17 @@ class KeptInBagError(Exception):
 
 class KeptTools:
     """The caller's tools, for a write by the built-in ``writer`` (:func:`write_usual`): as it
-    wrote them before (``written``, a new copy from one ``marshal`` text), else the ``marshal``
+    wrote them before (``written``, a new copy from one ``marshal`` text, and what that writing
+    reported: ``report``, reported again where the tools are written), else the ``marshal``
     texts of the caller's list their reading is remembered whole by (``texts``, one a version of
     :data:`_TEXT_VERSIONS`), for the writing to be kept beside it (:func:`write_tools`)."""
 
-    __slots__ = ("texts", "writer", "written")
+    __slots__ = ("report", "texts", "writer", "written")
 
     def __init__(self, writer: ProviderCodec) -> None:
         self.writer = writer
         self.written: list[dict[str, Any]] | None = None
+        self.report: Report = NO_REPORT
         self.texts: list[bytes] = []
 
     @classmethod
@@ -137,7 +140,7 @@ class KeptTools:
         for it: a session's list keeps its newest text once a new call's keys shared it); else their
         texts are kept (those ``marshal`` writes)."""
         for version in _TEXT_VERSIONS:
-            self.written, text = written_whole(tools, read_client_tools, write_tools, version=version)
+            self.written, text, self.report = written_whole(tools, read_client_tools, write_tools, version=version)
             if self.written is not None:
                 for missed in self.texts:  # the same list's text the look missed: found by it next time
                     also_as(cast("bytes", text), read_client_tools, missed)
@@ -355,6 +358,8 @@ def write_usual(
     tools = canonical.get("tools")
     if kept.written is not None:
         wire["tools"] = kept.written
+        if kept.report:  # what that writing reported (a tool's cache marker), reported again
+            recorder.repeat(kept.report, ())
     elif tools:
         wire["tools"] = write_tools(tools, kept.texts, context)
     encode_choice(canonical, wire, recorder)
@@ -380,11 +385,12 @@ def write_tools(
 ) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
     writing remembered by each of the caller's tools' ``texts`` (their reading remembered whole
-    by them, :func:`read_usual`) when it noted no loss
+    by them, :func:`read_usual`), with the losses it recorded when each is at a place in the body
     (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    losses = context.losses.count()
+    losses = context.losses
+    count = losses.count()
     wire = encode_functions(canonical, context)
-    if context.losses.count() == losses:
-        for text in texts:
-            remember_written_whole(text, read_client_tools, write_tools, wire)
+    report = NO_REPORT if losses.count() == count else losses.below(count, ())
+    for text in texts:
+        remember_written_whole(text, read_client_tools, write_tools, wire, report)
     return wire

@@ -15,8 +15,9 @@ them (``FRONT_KEY``).
 The tools an agent sends with every request are written once: beside their reading in the memory
 of tool readings (keyed by the caller's own list,
 :func:`~chatcodec._providers.kit.remembered_tools.written_whole`), the written list is kept as
-one ``marshal`` text when it was written with no loss and no cache marker, and a request of the
-same tools takes one ``loads`` of it (no canonical tool rebuilt, no schema copied twice).
+one ``marshal`` text when it was written with no cache marker (with what it reported, reported
+again: a strict tool's schema closed), and a request of the same tools takes one ``loads`` of it
+(no canonical tool rebuilt, no schema copied twice).
 
 The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body goes
 the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule that
@@ -40,6 +41,7 @@ from chatcodec._providers.anthropic.request import (
     encode_stop,
     limit_breakpoints,
 )
+from chatcodec._providers.anthropic.settings import encode_settings
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
     from chatcodec._providers.contract.context import Reading
 
 TARGET = "anthropic"
+_SETTINGS = frozenset({"reasoning", "response_format"})
+"""The canonical fields the writer's ``encode_settings`` writes (``thinking``, ``output_config``)."""
 Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 """The body's ``system`` (None: none) and ``messages``, as the pair's pass writes them."""
 
@@ -91,6 +95,8 @@ def begin(
     encode_required(canonical, wire, context)
     if found.written is not None:
         wire["tools"] = found.written
+        if found.report:  # what that writing reported, reported again
+            recorder.repeat(found.report, ())
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, context)
@@ -100,7 +106,9 @@ def begin(
 
 def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicContext) -> dict[str, Any]:
     """``wire`` (:func:`begin`'s) with the pair's ``turns`` (its ``system`` and ``messages``),
-    ``stream`` and the sampling settings, the cache breakpoints Anthropic takes, and the target rules applied last."""
+    ``stream`` and the sampling settings, ``thinking`` and ``output_config`` (a reasoning effort, a
+    response format: the writer's ``encode_settings``), the cache breakpoints Anthropic takes, and
+    the target rules applied last."""
     canonical, recorder = found.canonical, context.losses
     system, messages = turns
     if system is not None:
@@ -110,6 +118,8 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
         encode_stop(canonical, wire, {})
     if not KNOB_SETTINGS.isdisjoint(canonical):
         encode_knobs(canonical, wire, {}, recorder)
+    if not _SETTINGS.isdisjoint(canonical):  # a reasoning effort (thinking, or a loss), a response format
+        encode_settings(canonical, wire, {}, context)
     if context.breakpoints:
         limit_breakpoints(context, reserved=0)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
@@ -120,10 +130,10 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: AnthropicContext) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_tool`` writes them, that
-    writing remembered by the caller's tools' ``text`` when it noted no loss and put no cache
+    writing and what it reported remembered by the caller's tools' ``text`` when it put no cache
     marker (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    losses = context.losses.count()
+    count = context.losses.count()
     wire = [encode_tool(tool, index, context) for index, tool in enumerate(canonical)]
-    if context.losses.count() == losses and not context.breakpoints:
-        remember_tools_written(text, write_tools, wire)
+    if not context.breakpoints:
+        remember_tools_written(text, write_tools, wire, context.losses, count)
     return wire

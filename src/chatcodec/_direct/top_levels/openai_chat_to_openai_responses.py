@@ -11,8 +11,8 @@ rules of each field, each called where it lives, in the order and places the Res
 ``encode_request`` gives them: the reader's ``decode_tool_choice``, the writer's
 ``encode_knobs``, ``encode_functions`` (the tools) and ``encode_choice``, the target rules. The
 tools an agent sends with every request are written once: the written list is kept beside their
-reading as one ``marshal`` text when it was written with no loss, and a request of the same
-tools takes one ``loads`` of it. OpenRouter's own ``usage`` object beside them, which the reader
+reading as one ``marshal`` text (with what its writing reported, reported again), and a request
+of the same tools takes one ``loads`` of it. OpenRouter's own ``usage`` object beside them, which the reader
 keeps in its bag unread, is that bag reported by the writer's kit, as the writer reports it; its
 ``reasoning`` object is read by the reader's own decoder (``read_reasoning_object``) and written
 by the writer's ``encode_settings``, what the decoder leaves in the bag reported with it.
@@ -58,6 +58,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual
     split = kept_beside(payload)
     kept: Mapping[str, Any] = _NOTHING_KEPT
     if split is not None:
+        if None in payload.values():
+            return None  # an SDK dump's nulls beside them: the reader's bag in the general top level's order
         payload, kept = split
     found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
     return None if found is None else (found, kept)
@@ -82,8 +84,9 @@ def write(
     kit first, as the writer claims its bag before it writes the input; ``model``, the
     ``input`` items the pair's pass writes (``items``: ``noted``'s, the pair's reading),
     ``max_output_tokens``, the sampling settings and ``stream`` (``encode_knobs``), ``tools``,
-    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` (``encode_settings``), then the target
-    rules. A rule may raise: the caller hands the conversion back."""
+    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` and ``text`` (``encode_settings``: a
+    ``reasoning_effort``, a ``response_format``), then the target rules. A rule may raise: the
+    caller hands the conversion back."""
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
@@ -107,10 +110,12 @@ def write(
         encode_identity(canonical, wire, recorder)
     if found.written is not None:
         wire["tools"] = found.written
+        if found.report:  # what that writing reported, reported again
+            recorder.repeat(found.report, ())
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, recorder)
-    if "reasoning" in canonical:
+    if "reasoning" in canonical or "response_format" in canonical:
         encode_settings(canonical, wire, {}, context)
     recorder.renumber(None)  # the rules name places in the body, not in the input converted
     recorder.trace(None)
@@ -132,10 +137,9 @@ def _read_reasoning(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mappi
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_functions`` writes them, that
-    writing remembered by the caller's tools' ``text`` when it noted no loss
+    writing and what it reported remembered by the caller's tools' ``text``
     (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    losses = context.losses.count()
+    count = context.losses.count()
     wire = encode_functions(canonical, context)
-    if context.losses.count() == losses:
-        remember_tools_written(text, write_tools, wire)
+    remember_tools_written(text, write_tools, wire, context.losses, count)
     return wire

@@ -29,6 +29,7 @@ from chatcodec._direct.openai_chat_source import (
     tools_written_whole,
 )
 from chatcodec._providers.contract.provider_codec import ProviderCodec
+from chatcodec._providers.kit.remembered_tools import NO_REPORT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
+    from chatcodec._providers.kit.remembered_tools import Report
     from chatcodec.contract import Steps
 
 
@@ -69,16 +71,18 @@ class Usual:
     """A body of the usual fields, proved (:func:`usual`): its canonical top level so far (the
     model, the limit, ``stream``, the client settings beside them), the reader's bag of those
     settings (``bag``: its spelling markers, for the writer's kit to claim as it claims the
-    canonical request's), its tools as written before (``written``, a new copy) or else as read
+    canonical request's), its tools as written before (``written``, a new copy, and what that
+    writing reported: ``report``, reported again where the pair writes them) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("bag", "canonical", "read", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "read", "report", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
         self.rules = rules
         self.bag: dict[str, Any] = {}
         self.written: list[dict[str, Any]] | None = None
+        self.report: Report = NO_REPORT
         self.read: list[dict[str, Any]] | None = None
         self.text = b""
 
@@ -113,8 +117,6 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     way), its rules kept for the target rules; None for any other, with nothing recorded."""
     if not isinstance(writer, ProviderCodec) or writer.tools is not role:
         return None
-    if None in payload.values():
-        return None  # a field sent as null is kept in the bag and reported: the general top level's
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
         keys = tuple(payload)
@@ -127,15 +129,18 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
         return None
+    nulls = None in payload.values()
+    if nulls and not _nulls_read(payload, read):
+        return None
     found = Usual(canonical, writer.rules)
-    if read and not _read(payload, read, found):
+    if read and not _read(payload, read, found, nulls=nulls):
         return None
     tools = payload.get("tools")
     if tools is None:
         return found
     if tools.__class__ is not list or not tools:
         return None
-    found.written, text = tools_written_whole(tools, write_tools)
+    found.written, text, found.report = tools_written_whole(tools, write_tools)
     if text is None:
         return None
     found.text = text
@@ -166,12 +171,31 @@ _MAX_SETTINGS_OF = 256
 """Bodies of ever other keys' orders do not grow it past this."""
 
 
-def _read(payload: dict[str, Any], read: list[str], found: Usual) -> bool:
+def _nulls_read(payload: dict[str, Any], read: list[str]) -> bool:
+    """Whether each field ``payload`` sends as ``null`` (an SDK's dump of its unset fields) is one
+    the reader keeps in its bag as it came, no decoder mapping it (:data:`_NULLABLE_USUAL`, the
+    client settings): the usual ones added to ``read`` then, read with the settings
+    (``top_level_reading``'s ``nulls``; the settings' own are in ``read`` already)."""
+    for key, value in payload.items():
+        if value is None:
+            if key in _NULLABLE_USUAL:
+                read.append(key)
+            elif key not in SETTINGS:
+                return False
+    return True
+
+
+_NULLABLE_USUAL = ("max_completion_tokens", "max_tokens", "parallel_tool_calls", "stream", "temperature", "top_p")
+"""The usual fields the reader keeps in its bag when ``null`` (its decoders read them only when set);
+``model``, ``tools`` and ``tool_choice`` as ``null`` are the general top level's."""
+
+
+def _read(payload: dict[str, Any], read: list[str], found: Usual, *, nulls: bool = False) -> bool:
     """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
     decoders (:func:`~chatcodec._providers.openai_chat.top_level_reading.read_settings`), into ``found``'s
     canonical top level and its bag of the reader's markers (also the canonical request's, as
     the reader keeps them)."""
-    settings = read_settings(payload, read)
+    settings = read_settings(payload, read, nulls=nulls)
     if settings is None:
         return False
     found.canonical.update(settings[0])

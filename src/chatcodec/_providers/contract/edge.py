@@ -38,7 +38,7 @@ from chatcodec._providers.contract.sampled_ids import SampledIds
 from chatcodec._public_label import shown_as
 
 if TYPE_CHECKING:
-    from chatcodec._providers.contract.target_rules import SamplingRange
+    from chatcodec._providers.contract.sampling_range import SamplingRange
 
 __all__ = [
     "Answering",

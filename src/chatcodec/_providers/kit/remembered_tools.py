@@ -37,10 +37,13 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chatcodec._narrow import as_dict
 from chatcodec._text_memory import Held
+
+if TYPE_CHECKING:
+    from chatcodec._losses import LossKind, Steps
 
 SchemaTexts = dict[int, tuple[Any, bytes, bool]]
 """Each schema object's text (:mod:`~chatcodec._providers.kit.schema_memory`) and whether
@@ -71,7 +74,17 @@ string, a number, a bool, None), each schema it sent as the canonical tool held 
 None (:func:`written`, :func:`remember_written`). Objects, not ``marshal`` text: a flat
 object's shallow copy is a new object of the same values, cheaper than reading a text.
 A writer that writes the caller's own tools whole (:func:`written_whole`) keeps their
-``marshal`` text instead, schemas and all: one ``loads`` is the whole copy."""
+``marshal`` text instead, schemas and all: one ``loads`` is the whole copy (with the losses
+that writing recorded, when it recorded some: :data:`Report`)."""
+
+Report = Sequence[tuple["Steps", str, str, "LossKind"]]
+"""The losses a writing of tools recorded, each its place (its steps from the body's top), its
+text and its kind (a recorder's ``below``, for its ``repeat``): a writing with a loss remembered
+whole (:func:`remember_written_whole`) is repeated with them. What a writer reports of tools (a
+strict schema closed, a cache marker the target has no place for, a name rewritten) is a
+function of their value alone, as the writing is, and named at places in the tools."""
+NO_REPORT: Report = ()
+"""The report of a writing that recorded no loss."""
 
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 """The types of a value a shallow copy may share (:data:`Written`)."""
@@ -228,7 +241,7 @@ def remember_written(
 
 def written_whole(
     tools: list[dict[str, Any]], key: object, writer: object, *, version: int = marshal.version
-) -> tuple[list[dict[str, Any]] | None, bytes | None]:
+) -> tuple[list[dict[str, Any]] | None, bytes | None, Report]:
     """The caller's own ``tools`` (no front copied them) as ``writer`` (its key) wrote them
     whole before, when a reading of them by ``key`` was remembered ``whole`` (a front took
     them: :func:`recall` with ``unchecked``) and that writer remembered its writing
@@ -240,16 +253,22 @@ def written_whole(
     that value, and the writing of the reading and ``writer``. ``version``: marshal's, of the
     text (2 writes no reference to an object held elsewhere too, so the caller's list of the
     same value has one text however a JSON parser shared its keys: the caller then remembers
-    under that text too)."""
+    under that text too). Third, the losses that writing recorded (:data:`Report`), for the
+    caller to record again where it would have written the tools."""
     try:
         text = marshal.dumps(tools, version)
     except ValueError:
-        return None, None
+        return None, None, NO_REPORT
     remembered = _READINGS.get((key, text))
     if remembered is None or remembered[1] is None:
-        return None, text
+        return None, text, NO_REPORT
     kept = remembered[5].get(writer)
-    return (marshal.loads(kept), text) if isinstance(kept, bytes) else (None, text)
+    if not isinstance(kept, bytes):
+        return None, text, NO_REPORT
+    wire = marshal.loads(kept)
+    if wire.__class__ is tuple:  # written with a report
+        return wire[0], text, wire[1]
+    return wire, text, NO_REPORT
 
 
 def also_as(text: bytes, key: object, alias: bytes) -> None:
@@ -268,15 +287,20 @@ def also_as(text: bytes, key: object, alias: bytes) -> None:
     _HELD.size += len(alias)
 
 
-def remember_written_whole(text: bytes, key: object, writer: object, wire: list[dict[str, Any]]) -> None:
+def remember_written_whole(
+    text: bytes, key: object, writer: object, wire: list[dict[str, Any]], report: Report | None = NO_REPORT
+) -> None:
     """Remember ``wire``, the tools of ``text`` (the caller's list) as ``writer`` wrote them
-    with no loss and no cache marker (the caller's to know), beside their reading by ``key``
-    remembered ``whole``; nothing when there is none (or ``marshal`` cannot write ``wire``)."""
+    with no cache marker (the caller's to know), and the losses that writing recorded
+    (``report``; None: not all at places in the tools, then nothing is remembered), beside their
+    reading by ``key`` remembered ``whole``; nothing when there is none (or ``marshal`` cannot
+    write ``wire``)."""
     remembered = _READINGS.get((key, text))
-    if remembered is None or remembered[1] is None:
+    if remembered is None or remembered[1] is None or report is None:
         return
     try:
-        kept = marshal.dumps(wire)
+        written: Any = (wire, tuple(report)) if report else wire
+        kept = marshal.dumps(written)
     except ValueError:
         return
     if _HELD.over(len(kept)):

@@ -18,15 +18,20 @@ top level's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import marshal
+from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec import ChatcodecError
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import PROVIDER
 from chatcodec._providers.openai_chat.request_fields import decoders_for
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
+from chatcodec._providers.openai_chat.wire_validators import fully_validated, request_adapter
+from chatcodec.codec_kit import leftovers
 from chatcodec.contract import DecodeContext
 
 if TYPE_CHECKING:
+    from chatcodec._providers.openai_chat.wire import Request
     from chatcodec.contract import Reading
 
 SETTINGS = frozenset(
@@ -41,34 +46,199 @@ SETTINGS = frozenset(
         "store",
         "frequency_penalty",
         "presence_penalty",
+        "reasoning_effort",
+        "response_format",
     }
 )
 """The settings read here beside the usual request's fields (and a ``temperature`` or ``top_p``
-that is an integer, which the reader reads as a float marked for its own writer)."""
+that is an integer, which the reader reads as a float marked for its own writer): an o-series or
+gpt-5 client's ``reasoning_effort``, a JSON client's ``response_format`` (a ``json_schema`` one is
+the general top level's: its reading notes its schema for the writer in the conversion's reading)."""
 
 
-def read_settings(payload: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def read_settings(
+    payload: dict[str, Any], keys: list[str], *, nulls: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
-    the ``stream`` flag beside a ``stream_options``), read from the closed front's copy of them
-    by the reader's decoders of those keys; None when the front refuses one (the canonical path
-    says why) or a decoder leaves one unmapped (kept as data: reported by a writer)."""
-    view: dict[str, Any] = {
-        "messages": [],
-        **{key: payload[key] for key in keys},
-    }  # the front's least request, the settings
-    if "stream_options" in view and "stream" in payload:
-        view["stream"] = payload["stream"]
-    copy = COMMON_REQUEST.validate(view)
-    if copy is None:
-        return None
+    the ``stream`` flag beside a ``stream_options``), read by the reader's decoders of those keys
+    from the closed front's copy of them (or from them as they are, where they are values the
+    front takes as they are: :func:`settings_shape`); None when the front refuses one (the
+    canonical path says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
+
+    ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_with_nulls`). The
+    reader keeps such a field in its bag as it came (its decoders map nothing of a ``null``),
+    for a writer to report."""
+    if nulls:
+        copy = _with_nulls(payload, keys)
+    else:
+        view: dict[str, Any] = {}
+        for key in keys:  # a loop in this frame: a comprehension's frame is a call, run cold
+            view[key] = payload[key]
+        if "stream_options" in view and "stream" in payload:
+            view["stream"] = payload["stream"]
+        shape = settings_shape(view)
+        if shape is not None:
+            known = _BY_SHAPE.get(shape)
+            return _read_by_shape(view, shape) if known is None else _as_known(known, view)
+        copy = COMMON_REQUEST.validate({"messages": [], **view})
+    if copy is None or _noting_a_schema(copy.get("response_format")):
+        return None  # (a schema's reading is noted for the writer in the conversion's reading: the general top level's)
+    return _decoded(copy, nulls=nulls)
+
+
+def _decoded(copy: dict[str, Any], *, nulls: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The reader's decoders of ``copy``'s keys run on it: the canonical fields and the bag; None
+    when one leaves a key unmapped (but a ``null``, with ``nulls``: kept first in the bag)."""
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
     for decoder in decoders_for(copy):
         mapped += decoder(copy, data, bag, _UNREAD)
     if not set(mapped).issuperset(copy):
+        if not nulls:
+            return None
+        unmapped = leftovers(copy, mapped)  # the reader's leftovers, first in its bag
+        if None in unmapped.values() and all(value is None for value in unmapped.values()):
+            return data, {**unmapped, **bag}
         return None
     return data, bag
+
+
+Known = tuple[dict[str, Any], bytes, tuple[str, ...]]
+"""A shape's reading (:data:`_BY_SHAPE`): its canonical fields in the decoders' order, the varying
+ones ``None`` (no caller's value is kept), its bag's ``marshal`` text, and the varying keys (each
+read as the value itself)."""
+
+
+def _as_known(known: Known, view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The reading of a view of a shape read before (``known``): its fields, the varying ones
+    ``view``'s own values, and a new copy of its bag."""
+    data = dict(known[0])
+    for key in known[2]:
+        data[key] = view[key]
+    return data, (marshal.loads(known[1]) if known[1] else {})
+
+
+def _read_by_shape(view: dict[str, Any], shape: tuple[object, ...]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``view`` read by the decoders, and that reading remembered by its ``shape``
+    (:func:`settings_shape`) when a trial
+    proves it varies with the varying keys' values alone: the decoders read again with other
+    values there give those values as they are, in the same places, and the rest the same."""
+    read = _decoded(view, nulls=False)
+    if read is None:
+        return None
+    varying = tuple(key for key in _VARYING if key in view)
+    trial = dict(view)
+    for key in varying:
+        value = view[key]
+        trial[key] = value + "x" if value.__class__ is str else (value + 1 if value < 0 else value - 1)
+    again = _decoded(trial, nulls=False) if varying else read
+    if again is None or not _varies_alone(read, again, view, trial, varying):
+        return read
+    if len(_BY_SHAPE) >= _MAX_SHAPES:
+        _BY_SHAPE.clear()
+    data = {key: None if key in varying else value for key, value in read[0].items()}  # (in the decoders' order)
+    _BY_SHAPE[shape] = (data, marshal.dumps(read[1]) if read[1] else b"", varying)
+    return read
+
+
+def _varies_alone(
+    read: tuple[dict[str, Any], dict[str, Any]],
+    again: tuple[dict[str, Any], dict[str, Any]],
+    view: dict[str, Any],
+    trial: dict[str, Any],
+    varying: tuple[str, ...],
+) -> bool:
+    """Whether two readings (of ``view`` and of ``trial``, which differ at ``varying`` alone) hold
+    each varying value itself at its key, and the same bag and other fields, of the same types."""
+    for key in varying:
+        if read[0].get(key) is not view[key] or again[0].get(key) is not trial[key]:
+            return False
+    rest = [{key: value for key, value in data.items() if key not in varying} for data, _ in (read, again)]
+    return marshal.dumps((rest[0], read[1]), 2) == marshal.dumps((rest[1], again[1]), 2)
+
+
+_VARYING = ("user", "seed")
+"""The settings a client sends its own value of per session (its end user, a seed), which a
+shape's reading is remembered without (:func:`_read_by_shape` proves the decoders copy them)."""
+_BY_SHAPE: dict[tuple[object, ...], Known] = {}
+"""A settings view's shape (:func:`settings_shape`) -> its reading (:data:`Known`): a client sends
+the same settings every step, its own user and seed in them, so the decoders run once a shape."""
+_MAX_SHAPES = 64
+"""Views of ever other settings' values do not grow it past this (all forgotten)."""
+
+
+def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
+    """The shape of a request's settings in ``view`` (each key, with its value but for a key of
+    :data:`_VARYING`, a client's ``user`` and ``seed``, its own per session; a ``stream_options``'
+    one flag) when each is a value the closed front takes and copies as it is
+    (:data:`_AS_THEY_ARE`: a client's ``user`` text in ASCII, an integer ``seed`` or ``n`` of 64
+    bits, the ``stream`` and ``store`` flags, a ``temperature`` or ``top_p`` that is an integer (the
+    usual ones' ranges are asked before), ``stream_options`` asking for the usage or not), so the
+    reader's decoders read them with no copy made (they keep no object of them: a text, a
+    number, a flag); None for another. ``tests/test_direct_top_level.py`` holds it to the front."""
+    shape: list[object] = []
+    for key, value in view.items():  # one pass: the proof and the shape
+        kind = value.__class__
+        if _AS_THEY_ARE.get(key) is not kind:
+            return None
+        if kind is str:
+            if not value.isascii():
+                return None
+        elif kind is int:
+            if not -_INT64 <= value < _INT64:
+                return None
+        elif kind is dict:  # (stream_options)
+            if len(value) != 1 or value.get("include_usage").__class__ is not bool:
+                return None
+            shape.append((key, *value.items()))
+            continue
+        shape.append(key if key in _VARYING else (key, value))
+    return tuple(shape)
+
+
+_AS_THEY_ARE: dict[str, type] = {
+    "user": str,
+    "seed": int,
+    "n": int,
+    "stream": bool,
+    "store": bool,
+    "temperature": int,
+    "top_p": int,
+    "stream_options": dict,
+}
+"""The settings :func:`settings_shape` proves as the front takes them, each by its exact class."""
+_INT64 = 1 << 63
+"""An integer setting is proved within 64 bits (the front takes larger ones too: read from its copy)."""
+
+
+def _noting_a_schema(response_format: object) -> bool:
+    """Whether a ``response_format`` holds a schema, whose reading the reader notes for the
+    writer in the conversion's reading (``openai_format_as_sent``)."""
+    return response_format.__class__ is dict and cast("dict[str, Any]", response_format).get("type") == "json_schema"
+
+
+def _with_nulls(payload: dict[str, Any], keys: list[str]) -> dict[str, Any] | None:
+    """The copy the reader reads of ``payload``'s settings named by ``keys``, some of them ``null``:
+    the closed front's, else the full wire shapes' where the front takes no ``null`` there, of
+    them in the order ``payload`` holds them, as the full wire shapes' copy keeps a field they do
+    not name (so the reader's bag of them is in that order too); None where both refuse it."""
+    named = set(keys)
+    view: dict[str, Any] = {"messages": [], **{key: value for key, value in payload.items() if key in named}}
+    if "stream_options" in view and "stream" in payload:
+        view["stream"] = payload["stream"]
+    copy = COMMON_REQUEST.validate(view)
+    return _fully_validated(view) if copy is None else copy
+
+
+def _fully_validated(view: dict[str, Any]) -> dict[str, Any] | None:
+    """``view`` as the full wire shapes copy it (the reader's copy where the closed front refuses
+    a ``null``); None where they refuse it too (the canonical path says why)."""
+    try:
+        validated: Request = fully_validated(request_adapter(), view, "OpenAI Chat request")
+    except ChatcodecError:
+        return None
+    return dict(validated)
 
 
 _UNREAD = DecodeContext(PROVIDER)
