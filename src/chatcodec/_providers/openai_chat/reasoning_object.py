@@ -30,9 +30,6 @@ FIELD = "reasoning"
 EXCLUDE = "exclude"
 OBJECT_KEYS = "_reasoning_keys"
 """Marker (pure spelling): the keys of OpenRouter's ``reasoning`` object in their order."""
-AS_OBJECT_OPTION = "_reasoning_as_object"
-"""Internal option (set by ``servers.prepare``): the server named takes this object, so reasoning
-an effort word cannot say (:func:`said_only_here`) is written here as it is, with no loss."""
 _UNWRITTEN = ("adaptive", "summary", "include_thoughts")
 """Canonical reasoning settings the object has no key for."""
 

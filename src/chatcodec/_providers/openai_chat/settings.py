@@ -23,12 +23,8 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
-from chatcodec._providers.openai_chat.reasoning_object import (
-    AS_OBJECT_OPTION,
-    OBJECT_KEYS,
-    said_only_here,
-    write_reasoning_object,
-)
+from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, said_only_here, write_reasoning_object
+from chatcodec._providers.openai_chat.servers import AS_OBJECT
 from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:
@@ -60,7 +56,7 @@ def encode_settings(
         keys = as_list(bag.get(OBJECT_KEYS))
         if keys is not None:  # it came as OpenRouter's object: written back so
             write_reasoning_object(reasoning, keys, wire, losses)
-        elif context.options.get(AS_OBJECT_OPTION) is True and said_only_here(reasoning):  # a budget, for OpenRouter
+        elif context.options.get(AS_OBJECT) is True and said_only_here(reasoning):  # a budget, for OpenRouter
             write_reasoning_object(reasoning, [], wire, losses)
         else:
             _encode_reasoning(reasoning, wire, losses)

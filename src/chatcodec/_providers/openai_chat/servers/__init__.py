@@ -23,7 +23,6 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._providers.openai_chat.reasoning_object import AS_OBJECT_OPTION
 from chatcodec._providers.openai_chat.servers import (
     azure,
     deepseek,
@@ -138,6 +137,11 @@ REASONING_OPTION = "reasoning_field"
 IN_CONTENT = "_reasoning_in_content"
 """Internal option: the named server reads reasoning back as ``thinking`` content parts
 (Mistral), so each thinking part is written in its place among the texts."""
+AS_OBJECT = "_reasoning_as_object"
+"""Internal option: the named server takes OpenRouter's ``reasoning`` object
+(:attr:`~.server.Server.reasoning_object`), so reasoning an effort word cannot say (a thinking
+budget: :func:`~chatcodec._providers.openai_chat.reasoning_object.said_only_here`) is written
+there as it is, with no loss."""
 
 
 def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server, bool]:
@@ -154,7 +158,7 @@ def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server,
             {**context.options, REASONING_OPTION: server.reasoning_field, **({IN_CONTENT: True} if chunks else {})}
         )
     if named and server.reasoning_object:
-        context.options = MappingProxyType({**context.options, AS_OBJECT_OPTION: True})
+        context.options = MappingProxyType({**context.options, AS_OBJECT: True})
     return server, named
 
 
