@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
-from chatcodec._direct.openai_chat_admitted_parts import ephemeral, text_parts, user_content
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
+from chatcodec._providers.openai_chat.admitted_parts import ephemeral, text_parts, user_content
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -157,11 +157,11 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
     """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
     ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
     text, text parts or text and image parts (a screenshot tool's:
-    :func:`~.openai_chat_admitted_parts.user_content`, which takes every list of text parts a
-    system prompt's :func:`~.openai_chat_admitted_parts.text_parts` takes, as the front takes
+    :func:`~chatcodec._providers.openai_chat.admitted_parts.user_content`, which takes every list of text parts a
+    system prompt's :func:`~chatcodec._providers.openai_chat.admitted_parts.text_parts` takes, as the front takes
     them), with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it:
     the reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker
-    (:func:`~.openai_chat_admitted_parts.ephemeral`)."""
+    (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`)."""
     starts: list[int] = []
     start = starts.append
     general: set[int] = set()
@@ -214,9 +214,10 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
 
 def _system(message: Mapping[str, Any]) -> bool:
     """A system prompt's text (with an SDK dump's ``"name": null`` or without), or its text
-    parts alone (:func:`~.openai_chat_admitted_parts.text_parts`: the reader reads those as the
+    parts alone (:func:`~chatcodec._providers.openai_chat.admitted_parts.text_parts`: the reader reads those as the
     message it is); or either, not blank, with a gateway's cache marker on the message
-    (:func:`~.openai_chat_admitted_parts.ephemeral`), as a user message takes one (:func:`_user`)."""
+    (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`), as a user message takes
+    one (:func:`_user`)."""
     content = message["content"]
     size = len(message)
     if "cache_control" in message:
@@ -497,9 +498,9 @@ def _calls(calls: Any, *, indexed: bool = False) -> bool:
 
 
 def _user(message: Mapping[str, Any]) -> bool:
-    """A user message of text or parts (:func:`~.openai_chat_admitted_parts.user_content`), with
+    """A user message of text or parts (:func:`~chatcodec._providers.openai_chat.admitted_parts.user_content`), with
     an SDK dump's ``"name": null`` (the closed front takes ``name`` as ``null`` only) and a
-    gateway's cache marker on the message (:func:`~.openai_chat_admitted_parts.ephemeral`) or
+    gateway's cache marker on the message (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`) or
     without."""
     size = len(message)
     if "cache_control" in message:

@@ -1,9 +1,10 @@
-"""The content parts the OpenAI Chat admission walk (:func:`~.openai_chat_source.admitted`) takes,
-proved as the closed front checks them (exact types, required keys, no key outside them): text
-parts, images and documents (OpenAI's ``file`` part), a gateway's cache marker on any of them.
+"""The content parts the OpenAI Chat direct paths' admission walk
+(:func:`chatcodec._direct.openai_chat_source.admitted`) takes, proved as this folder's closed front
+(:mod:`.common_shapes`) checks them (exact types, required keys, no key outside them): text parts,
+images and documents (OpenAI's ``file`` part), a gateway's cache marker on any of them.
 
-Their own module so that the walk's module keeps to its job (which messages a direct path takes)
-within its size; each function is asked once a message or a part, cold on a process's first
+Here, beside the front it stands in for, since it is the source side of every pair from OpenAI Chat
+(not one pair's); each function is asked once a message or a part, cold on a process's first
 requests, so each is written as a few plain look-ups (``__class__`` tests, no helper call where
 the check is one line). Each is asked inside the walk, where a key missing from an object proved
 a ``dict`` is the ``KeyError`` of its subscript (a required key: the body is not admitted), so
@@ -14,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
+from chatcodec.codec_kit import closed_schema
+
+accepted_long_text = closed_schema.accepted_long_text
+"""The front's rule for a long non-empty text (its one home: the kit's closed schema), bound once."""
 
 
 def text_parts(content: Any) -> bool:
@@ -82,7 +86,7 @@ _FILE_FIELDS = frozenset({"file_data", "file_id", "filename"})
 
 def file(given: Any) -> bool:
     """A document part's ``file`` object as the front takes it, with its data (a text) or its
-    Files-API id (:func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`, the
+    Files-API id (:func:`accepted_long_text`, the
     front's non-empty rule) and a file name (a text) or none; one of neither (the reader
     keeps it as it came) is the canonical path's."""
     if given.__class__ is not dict or not _FILE_FIELDS.issuperset(given):
@@ -101,7 +105,7 @@ def _file_id(file_id: Any) -> bool:
 
 def image(given: Any) -> bool:
     """An image part's ``image_url`` object as the front takes it: a URL text (not empty, no
-    lone surrogate: :func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`), a known ``detail``."""
+    lone surrogate: :func:`accepted_long_text`), a known ``detail``."""
     if given.__class__ is not dict:
         return False
     url = given["url"]
