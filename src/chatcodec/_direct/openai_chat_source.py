@@ -24,7 +24,13 @@ from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import remember_written_whole, written_whole
-from chatcodec._providers.openai_chat.admitted_parts import ephemeral, text_parts, user_content
+from chatcodec._providers.openai_chat.admitted_parts import (
+    dialect_user,
+    ephemeral,
+    plain_texts,
+    text_parts,
+    user_content,
+)
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -50,6 +56,10 @@ SOURCE = "openai-chat"
 
 INSTRUCTION_ROLES = ("system", "developer")
 """The roles of a leading system prompt (OpenAI's newer models take it as ``developer``)."""
+
+
+_NO_CALLS = (None, [])
+"""A turn's ``tool_calls`` that hold no call (an SDK dump's ``null``, a client's ``[]``): no results follow."""
 
 
 class UnadmittedError(Exception):
@@ -153,7 +163,7 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
         return None
 
 
-def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
+def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912, PLR0915 - one loop
     """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
     ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
     text, text parts or text and image parts (a screenshot tool's:
@@ -200,13 +210,15 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         start(position)
         if role == "assistant":
             if not _plain_turn(message):  # (a plain turn is never a general one: asked second)
-                if not (general_turn(message) and _reasoned_turn(message)):
+                if not reasoned_general(message) and not dialect_turn(message):
                     return None
                 general.add(position)
-            called = message.get("tool_calls") is not None
+            called = message.get("tool_calls") not in _NO_CALLS
         elif role == "user":
             if not _user(message):
-                return None
+                if not dialect_user(message):
+                    return None
+                general.add(position)
         elif role not in INSTRUCTION_ROLES or position != 0 or not _system(message):
             return None
     return starts, general
@@ -424,6 +436,39 @@ def general_turn(message: Mapping[str, Any]) -> bool:
             if call.__class__ is dict and "index" in call:
                 return True
     return False
+
+
+def reasoned_general(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn is a :func:`general_turn` of :func:`_reasoned_turn`'s shapes
+    (OpenRouter's reasoning, an empty text or a call's index beside them), not a :func:`dialect_turn`."""
+    return general_turn(message) and _reasoned_turn(message)
+
+
+def dialect_turn(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
+    to it: a gateway's cache marker on the message (:func:`ephemeral`), its text as text parts
+    (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
+    :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), ``"tool_calls": []``
+    on a turn of text (clients that always send the list), an empty ``content`` beside calls
+    (litellm's signed thinking or a reasoning text beside them too). The reader reads such a
+    turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
+    a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
+    plain: the view of it built here costs what one such turn costs."""
+    view = dict(message)
+    if "cache_control" in view and not ephemeral(view.pop("cache_control")):
+        return False
+    if view.get("tool_calls", 0) == []:
+        del view["tool_calls"]
+    content = view.get("content")
+    if content == "":  # beside calls (a lone empty text is what the shared history rules act on)
+        if "tool_calls" not in view:
+            return False
+        view["content"] = None
+    elif content.__class__ is list:
+        if not plain_texts(content):
+            return False
+        view["content"] = "text"  # (a text of its parts: a plain turn's)
+    return _plain_turn(view)
 
 
 def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -116,3 +116,63 @@ def image(given: Any) -> bool:
         return True
     detail = given["detail"]
     return size == 2 and detail.__class__ is str and detail in IMAGE_DETAILS
+
+
+def plain_texts(content: list[Any]) -> bool:
+    """Text parts of a type and a text alone, none blank: an assistant turn's text as the SDK's
+    ``ChatCompletionAssistantMessageParam`` allows it (the walk's ``dialect_turn``)."""
+    if not content:
+        return False
+    for part in content:
+        if (
+            part.__class__ is not dict
+            or len(part) != 2
+            or (kind := part["type"]) != "text"
+            or kind.__class__ is not str
+        ):
+            return False
+        text = part["text"]
+        if text.__class__ is not str or not text or text.isspace():
+            return False
+    return True
+
+
+def dialect_user(message: Mapping[str, Any]) -> bool:
+    """A user message beyond the closed front's shapes, as clients send it: the participant's
+    ``name`` (AutoGen, the OpenAI SDK's ``name`` on a user turn), audio parts (OpenAI's
+    ``input_audio``: :func:`audio`) beside the parts :func:`user_content` takes, a gateway's
+    cache marker on the message (:func:`ephemeral`) or not. The reader reads it by its
+    ``decode_plain``; a pair's pass writes it by the writer's own rule for a user message."""
+    size = len(message)
+    if "cache_control" in message:
+        if not ephemeral(message["cache_control"]):
+            return False
+        size -= 1
+    if "name" in message:
+        name = message["name"]
+        if name is not None and name.__class__ is not str:
+            return False
+        size -= 1
+    if size != 2:  # its role and content
+        return False
+    content = message["content"]
+    if content.__class__ is not list or not content:
+        return user_content(content)
+    for part in content:  # noqa: SIM110 - a loop: a generator's frame cost more (each part alone: user_content's list of one)
+        if not (audio(part) or user_content([part])):
+            return False
+    return True
+
+
+def audio(part: Any) -> bool:
+    """An audio part as the wire takes it (OpenAI's ``input_audio``: its base64 data and format, texts)."""
+    if part.__class__ is not dict or len(part) != 2 or part["type"] != "input_audio":
+        return False
+    given = part["input_audio"]
+    return (
+        given.__class__ is dict
+        and len(given) == 2
+        and given["data"].__class__ is str
+        and given["format"].__class__ is str
+        and part["type"].__class__ is str
+    )
