@@ -58,7 +58,7 @@ INSTRUCTION_ROLES = ("system", "developer")
 """The roles of a leading system prompt (OpenAI's newer models take it as ``developer``)."""
 
 
-_NO_CALLS = (None, [])
+_NO_CALLS: tuple[None, list[Any]] = (None, [])
 """A turn's ``tool_calls`` that hold no call (an SDK dump's ``null``, a client's ``[]``): no results follow."""
 
 
@@ -459,7 +459,7 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
         return False
     if view.get("tool_calls", 0) == []:
         del view["tool_calls"]
-    content = view.get("content")
+    content: Any = view.get("content")
     if content == "":  # beside calls (a lone empty text is what the shared history rules act on)
         if "tool_calls" not in view:
             return False
