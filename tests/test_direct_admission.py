@@ -355,11 +355,12 @@ _DIALECTS: dict[str, dict[str, Any]] = {
     "an assistant's text parts": {"role": "assistant", "content": [{"type": "text", "text": "done"}]},
     "tool_calls []": {"role": "assistant", "content": "done", "tool_calls": []},
     "an assistant marker": {"role": "assistant", "content": "done", "cache_control": {"type": "ephemeral"}},
-    "an empty text beside calls and reasoning": {
+    "an empty text beside calls and a marker": {
         "role": "assistant",
         "content": "",
         "reasoning_content": "thought",
         "tool_calls": [_TURN_CALL],
+        "cache_control": {"type": "ephemeral"},
     },
 }
 
@@ -374,6 +375,17 @@ def test_a_clients_dialect_is_admitted_as_the_fronts_take_it(shape: str) -> None
     assert found is not None
     assert 1 in found[1]
     _front_takes(messages)
+
+
+def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:
+    """``content: ""`` beside calls (clients that always send a string) is spelling the reader reads
+    as no text (``_content: "empty"``): a plain turn, reasoning beside it or not."""
+    for reasoning in ({}, {"reasoning_content": "thought"}):
+        turn = {"role": "assistant", "content": "", **reasoning, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
+        result = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
+        messages = [{"role": "user", "content": "go"}, turn, result, {"role": "user", "content": "and?"}]
+        assert admitted(messages) == ([0, 1, 2, 3], set())
+        _front_takes(messages)
 
 
 @pytest.mark.parametrize(

@@ -330,7 +330,9 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if content is not None and (content.__class__ is not str or not content or content.isspace()):  # (blank)
+    if content is not None and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
+        content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
+    ):
         return False
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
@@ -449,8 +451,7 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
     to it: a gateway's cache marker on the message (:func:`ephemeral`), its text as text parts
     (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
     :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), ``"tool_calls": []``
-    on a turn of text (clients that always send the list), an empty ``content`` beside calls
-    (litellm's signed thinking or a reasoning text beside them too). The reader reads such a
+    on a turn of text (clients that always send the list). The reader reads such a
     turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
     a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
     plain: the view of it built here costs what one such turn costs."""
@@ -460,11 +461,7 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
     if view.get("tool_calls", 0) == []:
         del view["tool_calls"]
     content: Any = view.get("content")
-    if content == "":  # beside calls (a lone empty text is what the shared history rules act on)
-        if "tool_calls" not in view:
-            return False
-        view["content"] = None
-    elif content.__class__ is list:
+    if content.__class__ is list:
         if not plain_texts(content):
             return False
         view["content"] = "text"  # (a text of its parts: a plain turn's)

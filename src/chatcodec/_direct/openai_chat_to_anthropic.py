@@ -306,7 +306,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
         position = 1
-    if content is not None:
+    if content:  # (an empty text beside calls: spelling, no part)
         blocks.append({"type": "text", "text": content})
         position += 1
     for call in calls or ():

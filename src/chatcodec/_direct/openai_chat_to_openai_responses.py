@@ -274,10 +274,14 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags)."""
+    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags; an empty
+    text beside calls is spelling, no part)."""
     content = message.get("content")
-    parts: list[Mapping[str, Any]] = [] if content is None else [{"type": "text", "text": content}]
-    for call in message.get("tool_calls") or ():
+    calls = message.get("tool_calls")
+    parts: list[Mapping[str, Any]] = (
+        [] if content is None or (not content and calls) else [{"type": "text", "text": content}]
+    )
+    for call in calls or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})

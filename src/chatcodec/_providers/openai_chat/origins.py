@@ -145,11 +145,11 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
         position -= thinking
     elif _bare(wire):
         return None
-    if wire.get("content") is not None:
+    content, calls = wire.get("content"), wire.get("tool_calls")
+    if content is not None and (content or not calls):  # (an empty text beside calls: spelling, no part)
         if not position:
             return ("messages", start, "content")
         position -= 1
-    calls = wire.get("tool_calls")
     return ("messages", start, "tool_calls", position) if calls and 0 <= position < len(calls) else None
 
 
