@@ -324,16 +324,22 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     reader reads it as ``null``. A turn of text alone with an SDK dump's nulls (``"tool_calls":
     null`` among them: the final answer of a task, as the OpenAI SDK's ``model_dump()`` keeps it)
     is one too: the reader reads its text as a string content where a pair's pass writes a text
-    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``)."""
+    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``). Its
+    text may come as text parts (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
+    :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
+    generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
+    as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling."""
     try:  # (free where nothing is raised: a look or a method call a turn cost more)
         content = message["content"]
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if content is not None and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
-        content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
-    ):
-        return False
+    if content is not None:
+        if content.__class__ is list:  # text parts (the SDK's ChatCompletionAssistantMessageParam allows them)
+            if not plain_texts(content):
+                return False
+        elif content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace():
+            return False  # blank (an empty text beside calls is spelling: the reader reads no text part)
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
         if reasoning.__class__ is not str:
@@ -448,9 +454,7 @@ def reasoned_general(message: Mapping[str, Any]) -> bool:
 
 def dialect_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
-    to it: a gateway's cache marker on the message (:func:`ephemeral`), its text as text parts
-    (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
-    :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), ``"tool_calls": []``
+    to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
     on a turn of text (clients that always send the list). The reader reads such a
     turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
     a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
@@ -460,11 +464,6 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
         return False
     if view.get("tool_calls", 0) == []:
         del view["tool_calls"]
-    content: Any = view.get("content")
-    if content.__class__ is list:
-        if not plain_texts(content):
-            return False
-        view["content"] = "text"  # (a text of its parts: a plain turn's)
     return _plain_turn(view)
 
 

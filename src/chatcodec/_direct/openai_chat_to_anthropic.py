@@ -295,7 +295,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
     if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
-        if calls is None:
+        if calls is None and content.__class__ is str:
             return content  # a bare content string stays one
         position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
@@ -306,7 +306,11 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
         position = 1
-    if content:  # (an empty text beside calls: spelling, no part)
+    if content.__class__ is list:  # text parts (the walk proved them plain): a block each
+        for part in content:
+            blocks.append({"type": "text", "text": part["text"]})
+        position += len(content)
+    elif content:  # (an empty text beside calls: spelling, no part)
         blocks.append({"type": "text", "text": content})
         position += 1
     for call in calls or ():

@@ -274,13 +274,16 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags; an empty
-    text beside calls is spelling, no part)."""
+    """An assistant turn's text (a string, or text parts) and calls as the reader's parts (a closed
+    copy's: no bags; an empty text beside calls is spelling, no part)."""
     content = message.get("content")
     calls = message.get("tool_calls")
-    parts: list[Mapping[str, Any]] = (
-        [] if content is None or (not content and calls) else [{"type": "text", "text": content}]
-    )
+    parts: list[Mapping[str, Any]] = []
+    if content.__class__ is list:  # text parts (the walk proved them plain)
+        for part in content:
+            parts.append({"type": "text", "text": part["text"]})
+    elif content is not None and (content or not calls):
+        parts.append({"type": "text", "text": content})
     for call in calls or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]

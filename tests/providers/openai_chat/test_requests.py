@@ -89,6 +89,19 @@ def test_an_empty_text_beside_calls_is_spelling_not_a_loss(target: str, reasonin
         assert written["messages"][1]["content"] == ""
 
 
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "openai-chat"])
+def test_an_empty_list_of_calls_is_spelling_not_a_loss(target: str) -> None:
+    """``"tool_calls": []`` on a turn of text (clients that always send the list) says there is none:
+    no data reported into Anthropic or Responses, the list written back into OpenAI Chat."""
+    answer = {"role": "assistant", "content": "It is 42.", "tool_calls": []}
+    body = request_with(USER, answer, {"role": "user", "content": "thanks"})
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(body, source=FORMAT, target=target, on_loss="ignore", losses=losses)
+    assert not [loss for loss in losses if loss.path.startswith("$.messages")]
+    if target == FORMAT:
+        assert written["messages"][1] == answer
+
+
 def test_assistant_string_content_alone_stays_a_string() -> None:
     request = round_trip(request_with(USER, {"role": "assistant", "content": "Hello", "name": "bot"}))
     assert request.messages[1] == AssistantMessage(content="Hello", name="bot")

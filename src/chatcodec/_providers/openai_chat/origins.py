@@ -146,7 +146,11 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
     elif _bare(wire):
         return None
     content, calls = wire.get("content"), wire.get("tool_calls")
-    if content is not None and (content or not calls):  # (an empty text beside calls: spelling, no part)
+    if content.__class__ is list:  # text parts (a direct path admits them plain): each at its place
+        if 0 <= position < len(content):
+            return ("messages", start, "content", position)
+        position -= len(content)
+    elif content is not None and (content or not calls):  # (an empty text beside calls: spelling, no part)
         if not position:
             return ("messages", start, "content")
         position -= 1
