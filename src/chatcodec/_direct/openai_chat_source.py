@@ -58,10 +58,6 @@ INSTRUCTION_ROLES = ("system", "developer")
 """The roles of a leading system prompt (OpenAI's newer models take it as ``developer``)."""
 
 
-_NO_CALLS: tuple[None, list[Any]] = (None, [])
-"""A turn's ``tool_calls`` that hold no call (an SDK dump's ``null``, a client's ``[]``): no results follow."""
-
-
 class UnadmittedError(Exception):
     """A rule answered outside the shapes this path writes: the canonical path converts the body."""
 
@@ -209,11 +205,13 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         results = False
         start(position)
         if role == "assistant":
-            if not _plain_turn(message):  # (a plain turn is never a general one: asked second)
+            if _plain_turn(message):  # (a plain turn is never a general one: asked second)
+                called = message.get("tool_calls") is not None
+            else:
                 if not reasoned_general(message) and not dialect_turn(message):
                     return None
                 general.add(position)
-            called = message.get("tool_calls") not in _NO_CALLS
+                called = bool(message.get("tool_calls"))  # (a client's "tool_calls": [] holds none)
         elif role == "user":
             if not _user(message):
                 if not dialect_user(message):
@@ -334,12 +332,14 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if content is not None:
-        if content.__class__ is list:  # text parts (the SDK's ChatCompletionAssistantMessageParam allows them)
-            if not plain_texts(content):
-                return False
-        elif content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace():
-            return False  # blank (an empty text beside calls is spelling: the reader reads no text part)
+    if (
+        content is not None
+        and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
+            content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
+        )
+        and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
+    ):
+        return False
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
         if reasoning.__class__ is not str:

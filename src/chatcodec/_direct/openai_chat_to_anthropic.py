@@ -155,14 +155,14 @@ def write_turns(  # noqa: PLR0912, PLR0915 - one loop
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        read = position in general if general else False  # beyond the shapes this pass writes itself
         if role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
             content = message["content"]
+            read = general and position in general  # (a client's dialect: dialect_user)
             if results is None and content.__class__ is str and "cache_control" not in message and not read:
                 turns.append({"role": "user", "content": content})
             else:
-                _user_turn(message, turns, results, index, context, noted=noted, read=read)
-        elif read:  # OpenRouter's reasoning details, an index, a client's dialect (dialect_turn)
+                _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
+        elif general and position in general:  # OpenRouter's reasoning details, an index, a client's dialect
             if written is None:
                 written = AssistantTurns(context)
             placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
@@ -295,7 +295,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
     if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
-        if calls is None and content.__class__ is str:
+        if calls is None and content.__class__ is str:  # (a turn of text parts: a block each, below)
             return content  # a bare content string stays one
         position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
@@ -306,13 +306,14 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
         position = 1
-    if content.__class__ is list:  # text parts (the walk proved them plain): a block each
-        for part in content:
-            blocks.append({"type": "text", "text": part["text"]})
-        position += len(content)
-    elif content:  # (an empty text beside calls: spelling, no part)
-        blocks.append({"type": "text", "text": content})
-        position += 1
+    if content:  # (an empty text beside calls: spelling, no part)
+        if content.__class__ is str:
+            blocks.append({"type": "text", "text": content})
+            position += 1
+        else:  # text parts (the walk proved them plain): a block each
+            for part in content:
+                blocks.append({"type": "text", "text": part["text"]})
+            position += len(content)
     for call in calls or ():
         function = call["function"]
         part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}

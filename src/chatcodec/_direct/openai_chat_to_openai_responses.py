@@ -277,14 +277,16 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """An assistant turn's text (a string, or text parts) and calls as the reader's parts (a closed
     copy's: no bags; an empty text beside calls is spelling, no part)."""
     content = message.get("content")
-    calls = message.get("tool_calls")
-    parts: list[Mapping[str, Any]] = []
-    if content.__class__ is list:  # text parts (the walk proved them plain)
-        for part in content:
-            parts.append({"type": "text", "text": part["text"]})
-    elif content is not None and (content or not calls):
-        parts.append({"type": "text", "text": content})
-    for call in calls or ():
+    parts: list[Mapping[str, Any]]
+    if content:  # a text, or text parts (the walk proved them plain)
+        parts = (
+            [{"type": "text", "text": content}]
+            if content.__class__ is str
+            else [{"type": "text", "text": part["text"]} for part in content]
+        )
+    else:  # (an empty text beside calls: spelling, no part)
+        parts = [] if content is None or message.get("tool_calls") else [{"type": "text", "text": content}]
+    for call in message.get("tool_calls") or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
