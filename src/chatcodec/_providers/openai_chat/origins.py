@@ -145,7 +145,8 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
         position -= thinking
     elif _bare(wire):
         return None
-    content, calls = wire.get("content"), wire.get("tool_calls")
+    content: Any = wire.get("content")
+    calls = wire.get("tool_calls")
     if content.__class__ is list:  # text parts (a direct path admits them plain): each at its place
         if 0 <= position < len(content):
             return ("messages", start, "content", position)
