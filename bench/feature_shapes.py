@@ -21,7 +21,12 @@ Each feature of :data:`FEATURES` adds one thing real agent traffic carries:
   task, and one a tool reads back (in its result, beside its text);
 * ``client settings``: what a streaming client sends beside the usual fields (``stream`` with
   ``stream_options`` asking for the usage, a ``temperature`` of ``1`` as JavaScript writes 1.0, a
-  ``user`` and a ``seed``, both of the session: another seed's session is another end user's).
+  ``user`` and a ``seed``, both of the session: another seed's session is another end user's);
+* ``client dialects``: what clients spell their own way (issue 107): the participant's ``name`` on the
+  task (AutoGen's, the OpenAI SDK's; the session's own), an assistant's text as text parts (the SDK's
+  ``ChatCompletionAssistantMessageParam`` allows them), ``content: ""`` beside calls (clients that
+  always send a string; with an even seed, the turns of calls alone leave it ``null`` as before), and a
+  final answer with ``"tool_calls": []`` (clients that always send the list) before the last message.
 
 :data:`AGENT` (the issue's 40-step shape) is ``signed thinking``, ``system marker``, ``tool image``,
 ``parallel calls``, ``long results`` and ``errors`` together. A pair's source body is the OpenAI Chat
@@ -41,8 +46,8 @@ from typing import Any
 
 SIGNED, SYSTEM_MARKER, TOOL_IMAGE = "signed thinking", "system marker", "tool image"
 PARALLEL, LONG, ERRORS, NULLS = "parallel calls", "long results", "errors", "SDK nulls"
-DOCUMENTS, SETTINGS = "documents", "client settings"
-FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS, DOCUMENTS, SETTINGS)
+DOCUMENTS, SETTINGS, DIALECTS = "documents", "client settings", "client dialects"
+FEATURES = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS, NULLS, DOCUMENTS, SETTINGS, DIALECTS)
 AGENT = (SIGNED, SYSTEM_MARKER, TOOL_IMAGE, PARALLEL, LONG, ERRORS)
 """The issue's coding-agent session: every feature but the SDK's nulls."""
 
@@ -201,7 +206,9 @@ def openai_session(
         {"role": "system", "content": _SYSTEM, "cache_control": {"type": "ephemeral"}}
         if marked_message
         else {"role": "system", "content": system},
-        {"role": "user", "content": task},
+        {"role": "user", "content": task, "name": f"dev-{seed}"}
+        if DIALECTS in on
+        else {"role": "user", "content": task},
     ]
     image_step, document_step = steps // 2, steps - 1
     error_steps = {steps // 3, (2 * steps) // 3 + 1} if steps > 2 else {0}
@@ -240,6 +247,8 @@ def openai_session(
                 content = _result(rng, call["function"]["name"], on, error=step in error_steps and position == 0)
             messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
     messages.append({"role": "user", "content": _sentence(rng, 5, 14)})
+    if DIALECTS in on:
+        _spoken(messages, seed)
     return {
         "model": model,
         "messages": messages,
@@ -248,6 +257,23 @@ def openai_session(
         "max_completion_tokens": 16_000,
         **(_client_settings(seed) if SETTINGS in on else {}),
     }
+
+
+def _spoken(messages: list[dict[str, Any]], seed: int) -> None:
+    """``messages`` as a client of its own dialect sends them (``client dialects``): the task with the
+    participant's ``name``, each assistant text as text parts, ``content: ""`` beside calls alone (an
+    even seed: left null), and the agent's answer with ``"tool_calls": []`` before the last message."""
+    messages[1]["name"] = f"dev-{seed}"
+    for message in messages:
+        if message["role"] != "assistant":
+            continue
+        said = message["content"]
+        if said is not None:
+            message["content"] = [{"type": "text", "text": said}]
+        elif seed % 2:
+            message["content"] = ""
+    rng = random.Random(seed * 17 + 3)
+    messages.insert(len(messages) - 1, {"role": "assistant", "content": _sentence(rng, 4, 12), "tool_calls": []})
 
 
 def _errors_marked(body: dict[str, Any]) -> dict[str, Any]:

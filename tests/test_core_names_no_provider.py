@@ -44,7 +44,7 @@ the list only shrinks:
   top level field by field), ``_direct/table.py``: a direct path writes one pair in one pass by calling
   both folders' own per-part functions (CONTRIBUTING's "Direct paths"), so it names both;
   ``_direct/openai_chat_source.py``, what every direct path from OpenAI Chat admits (its content parts in
-  ``_direct/openai_chat_admitted_parts.py``), and
+  that folder's ``admitted_parts.py``), and
   ``_direct/top_levels/<source>_to_<target>.py``, a pair's top level written field by field, name theirs.
 - ``_first_names.py``, the ``FIRST_NAMES`` table: the names people type for a format (``openai``,
   ``claude``), each mapped to the registry names it may mean, for "did you mean".
@@ -103,8 +103,6 @@ ALLOWED_MODULES: dict[str, str] = {
     "calling both folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
     "_direct/openai_chat_source.py": "the OpenAI Chat side of its direct paths: what they admit, read by that "
     "folder's own front and reader (CONTRIBUTING, Direct paths)",
-    "_direct/openai_chat_admitted_parts.py": "the content parts of that admission, proved against that folder's "
-    "closed front (its image details: CONTRIBUTING, Direct paths)",
     "_direct/table.py": "the direct paths' table: which pair each path writes",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "

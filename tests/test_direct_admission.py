@@ -25,6 +25,7 @@ import chatcodec
 from chatcodec._direct.openai_chat_source import admitted
 from chatcodec._direct.table import DIRECT_PATHS
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+from chatcodec._providers.openai_chat.wire_validators import messages_adapter
 
 _SESSION = Path(__file__).resolve().parent / "fixtures" / "perf-sessions" / "oc-anthropic-nulls-10.json.gz"
 
@@ -313,11 +314,119 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
 @settings(max_examples=400, deadline=None)
 @given(messages=_mutated())
 def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> None:
-    if admitted(messages) is None:
+    _front_takes(messages)
+
+
+def _front_takes(messages: list[Any]) -> None:
+    """What the walk admits the closed front takes as it is; or, where a message is a client's
+    dialect the closed front refuses (a user's ``name``, an assistant's text parts, ``"tool_calls":
+    []``, an audio part), the full wire shapes take the messages as they are (what the canonical path
+    reads then) and every message the closed front refuses is one the walk marked general (read by
+    the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
+    text parts, which a pass writes as a plain turn's text (``test_direct_unbenched_shapes.py`` holds
+    the writings equal)."""
+    found = admitted(messages)
+    if found is None:
         return
     validated = COMMON_MESSAGES.validate({"messages": messages})
-    assert validated is not None, messages
-    assert validated["messages"] == messages
+    if validated is not None:
+        assert validated["messages"] == messages
+        return
+    wire = messages_adapter().validate_python(messages)
+    assert [dict(message) for message in wire] == messages
+    refused = {
+        at
+        for at, message in enumerate(messages)
+        if COMMON_MESSAGES.validate({"messages": [message]}) is None
+        and not (message["role"] == "assistant" and isinstance(message.get("content"), list))
+    }
+    assert refused <= found[1], (messages, found)
+
+
+_TURN_CALL = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": "{}"}}
+_DIALECTS: dict[str, dict[str, Any]] = {
+    "a user's name": {"role": "user", "content": "go", "name": "alice"},
+    "a user's audio": {
+        "role": "user",
+        "content": [{"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}],
+    },
+    "a named user's audio and text": {
+        "role": "user",
+        "name": "bob",
+        "content": [
+            {"type": "text", "text": "hear"},
+            {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "mp3"}},
+        ],
+        "cache_control": {"type": "ephemeral"},
+    },
+    "an assistant's text parts with a marker": {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "done"}],
+        "cache_control": {"type": "ephemeral"},
+    },
+    "tool_calls []": {"role": "assistant", "content": "done", "tool_calls": []},
+    "an assistant marker": {"role": "assistant", "content": "done", "cache_control": {"type": "ephemeral"}},
+    "an empty text beside calls and a marker": {
+        "role": "assistant",
+        "content": "",
+        "reasoning_content": "thought",
+        "tool_calls": [_TURN_CALL],
+        "cache_control": {"type": "ephemeral"},
+    },
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_DIALECTS))
+def test_a_clients_dialect_is_admitted_as_the_fronts_take_it(shape: str) -> None:
+    """Each dialect the walk admits (read generally: its position marked), as the fronts take it."""
+    turn = copy.deepcopy(_DIALECTS[shape])
+    after = [{"role": "tool", "tool_call_id": "call_1", "content": "ok"}] if turn.get("tool_calls") else []
+    messages = [{"role": "user", "content": "go"}, turn, *after, {"role": "user", "content": "and?"}]
+    found = admitted(messages)
+    assert found is not None
+    assert 1 in found[1]
+    _front_takes(messages)
+
+
+def test_an_assistant_text_as_text_parts_is_a_plain_turn() -> None:
+    """Text parts of a type and a text alone (the SDK's ``ChatCompletionAssistantMessageParam``),
+    beside calls or alone: a plain turn, its parts written as a plain turn's text."""
+    parts = [{"type": "text", "text": "I open it."}, {"type": "text", "text": "Now."}]
+    turn = {"role": "assistant", "content": parts, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
+    result = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
+    answer = {"role": "assistant", "content": copy.deepcopy(parts[:1])}
+    messages = [{"role": "user", "content": "go"}, turn, result, answer, {"role": "user", "content": "and?"}]
+    assert admitted(messages) == ([0, 1, 2, 3, 4], set())
+    _front_takes(messages)
+
+
+def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:
+    """``content: ""`` beside calls (clients that always send a string) is spelling the reader reads
+    as no text (``_content: "empty"``): a plain turn, reasoning beside it or not."""
+    for reasoning in ({}, {"reasoning_content": "thought"}):
+        turn = {"role": "assistant", "content": "", **reasoning, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
+        result = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
+        messages = [{"role": "user", "content": "go"}, turn, result, {"role": "user", "content": "and?"}]
+        assert admitted(messages) == ([0, 1, 2, 3], set())
+        _front_takes(messages)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        {"role": "user", "content": "go", "name": 1},
+        {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "x"}}]},
+        {"role": "user", "content": [{"type": "input_audio", "input_audio": {"data": "x", "format": "wav", "y": 1}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": " "}]},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]},
+        {"role": "assistant", "content": "", "tool_calls": []},
+        {"role": "assistant", "content": "", "reasoning_content": "thought"},
+        {"role": "assistant", "content": "done", "cache_control": {"type": "persistent"}},
+    ],
+)
+def test_a_dialect_beyond_the_pass_is_handed_back(turn: dict[str, Any]) -> None:
+    """A blank text, a refusal part, an odd audio part or marker, an empty turn: the canonical path's."""
+    assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]) is None
 
 
 _CALL = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": "{}"}}

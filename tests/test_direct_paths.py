@@ -158,6 +158,7 @@ _FEATURES_TAKEN = [
     "long results",
     "errors",
     "SDK nulls",
+    "client dialects",
 ]
 """``bench/feature_shapes.py``'s features each direct path takes, alone and together (issue 107)."""
 
@@ -462,6 +463,8 @@ def _mutation(message_count: int) -> st.SearchStrategy[tuple[str, int, Any]]:
             "text_parts",
             "citations",
             "server_tools",
+            "no_calls",
+            "audio",
         ]
     )
     return st.tuples(kinds, st.integers(0, max(message_count - 1, 0)), _VALUES)
@@ -503,6 +506,11 @@ def _apply(body: dict[str, Any], mutation: tuple[str, int, Any]) -> None:  # noq
             if index % 3:
                 part["cache_control"] = {"type": "ephemeral"} if index % 3 == 1 else {"type": "ephemeral", "ttl": value}
             message["content"] = [part]
+        case "no_calls":  # clients that always send the list (on a turn of text: a client's dialect)
+            message["tool_calls"] = []
+        case "audio":  # OpenAI's input_audio, alone or beside a text (a user's: a client's dialect)
+            audio = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": value or "wav"}}
+            message["content"] = [audio] if index % 2 else [{"type": "text", "text": "hear"}, audio]
         case _:
             pass
 

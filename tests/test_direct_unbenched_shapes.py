@@ -107,6 +107,54 @@ del SHAPES["a turn of calls without content"]["messages"][2]["content"]
 SHAPES["a ttl on a tool message"] = _body()
 SHAPES["a ttl on a tool message"]["messages"][3].update(_HOUR)
 
+# Client dialects (issue 107): shapes the closed front does not take or the walk took for no plain turn,
+# read by the reader's general reading and written by the writer's own rules.
+_CALLED = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "open", "arguments": "{}"}}],
+}
+_SIGNED = {
+    "reasoning_content": "I open it.",
+    "thinking_blocks": [{"type": "thinking", "thinking": "I open it.", "signature": "c2ln"}],
+}
+_AUDIO = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+
+
+def _dialect(change: Any, at: int = 2) -> dict[str, Any]:
+    body = _body()
+    change(body["messages"], body["messages"][at])
+    return body
+
+
+SHAPES.update(
+    {
+        "a user message with a name (AutoGen)": _dialect(lambda _, m: m.update(name="alice"), 1),
+        "a user message with a name after results": _dialect(lambda _, m: m.update(name="alice"), 4),
+        "a named user message with a marker": _dialect(lambda _, m: m.update(name="alice", **_MARK), 1),
+        "a named user message of parts": _dialect(lambda _, m: m.update(name="bob", content=[_IMAGE]), 1),
+        "an assistant text as text parts": _dialect(
+            lambda ms, _: ms.insert(4, {"role": "assistant", "content": [{"type": "text", "text": "It is open."}]})
+        ),
+        "an assistant text as text parts beside calls": _dialect(
+            lambda _, m: m.update(content=[{"type": "text", "text": "Opening."}, {"type": "text", "text": "Now."}])
+        ),
+        "tool_calls [] on a final answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "tool_calls": []})),
+        "an empty content beside calls and signed thinking": _dialect(lambda _, m: m.update(content="", **_SIGNED)),
+        "an empty content beside calls and reasoning": _dialect(
+            lambda _, m: m.update(content="", reasoning_content="I open it.")
+        ),
+        "a marker on an assistant turn of calls": _dialect(lambda _, m: m.update(_MARK)),
+        "a marker on an assistant answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, **_MARK})),
+        "a marker on a signed turn": _dialect(lambda _, m: m.update(_SIGNED, **_MARK)),
+        "a user audio part": _dialect(lambda _, m: m.update(content=[_AUDIO]), 1),
+        "a user audio part beside text": _dialect(
+            lambda _, m: m.update(content=[{"type": "text", "text": "Hear:"}, _AUDIO]), 1
+        ),
+        "a user audio part after results": _dialect(lambda _, m: m.update(content=[_AUDIO]), 4),
+    }
+)
+
 HANDED_BACK = {
     "anthropic": {"document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")])},
     "openai-responses": {},

@@ -174,7 +174,7 @@ def test_a_direct_path_names_its_losses_without_an_origin_or_a_canonical_message
 
 
 def _canonical_places(
-    payload: dict[str, Any], starts: list[int], validated: list[dict[str, Any]]
+    payload: dict[str, Any], starts: list[int], validated: list[dict[str, Any]], *, closed: bool = True
 ) -> tuple[Origins, Sequence[Mapping[str, Any]]]:
     """The canonical path's origins of an admitted body, and its canonical messages: each named
     message read by the reader from the closed copy, placed by
@@ -184,7 +184,7 @@ def _canonical_places(
     from chatcodec._providers.openai_chat import origins
     from chatcodec._providers.openai_chat.messages import decode_messages
 
-    messages = CanonicalMessages(validated, starts, "openai-chat", decode_messages)
+    messages = CanonicalMessages(validated, starts, "openai-chat", decode_messages, closed=closed)
     return Origins(lambda: OriginsByIndex(*origins.origins_at_starts(payload, messages, starts)), messages), messages
 
 
@@ -210,15 +210,17 @@ def test_a_direct_paths_places_are_the_canonical_paths(name: str, payload: dict[
     # path's origins and by the canonical path's, which read the message first
     from chatcodec._direct.openai_chat_source import admit, admitted_origins
     from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
+    from chatcodec._providers.openai_chat.wire_validators import messages_adapter
 
     admission = admit(copy.deepcopy(payload))
     assert admission is not None, name
     given, starts, general = admission
     front = COMMON_MESSAGES.validate({"messages": given})  # the closed front's copy, as the reader reads it
-    assert front is not None, name
-    validated: list[dict[str, Any]] = front["messages"]
+    validated: list[dict[str, Any]] = (  # (a client's dialect beyond it: the full wire shapes' copy)
+        [dict(message) for message in messages_adapter().validate_python(given)] if front is None else front["messages"]
+    )
     direct = admitted_origins(payload, starts, general).place
-    canonical, messages = _canonical_places(payload, starts, validated)
+    canonical, messages = _canonical_places(payload, starts, validated, closed=front is not None)
     assert direct(("model",)) == canonical(("model",)) == ("model",)
     for index in range(-1, len(starts) + 1):
         content: object = messages[index]["content"] if 0 <= index < len(starts) else None

@@ -23,7 +23,7 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
     """The canonical messages of a validated copy, each read by ``read`` (the source
     reader's own) from the entries it starts at when a loss is first named at its place."""
 
-    __slots__ = ("_context", "_leading", "_read", "_reader", "_source", "_starts", "_validated")
+    __slots__ = ("_closed", "_context", "_leading", "_read", "_reader", "_source", "_starts", "_validated")
 
     def __init__(
         self,
@@ -31,7 +31,11 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
         starts: list[int],
         source: str,
         read: ReadMessages,
+        *,
+        closed: bool = True,
     ) -> None:
+        self._closed = closed
+        """Whether ``validated`` is the closed front's copy (else the full wire shapes')."""
         self._leading: Sequence[Mapping[str, Any]] = ()
         """The canonical messages before the validated copy's, read with the top level (a
         Responses body's ``instructions``): the copy's first is at ``len(leading)`` (:meth:`lead`)."""
@@ -59,7 +63,7 @@ class CanonicalMessages(Sequence[Mapping[str, Any]]):
             context = self._context
             if context is None:
                 context = self._context = DecodeContext(self._source)
-                context.closed = True  # the closed front's copy, as the reader's own reading of it
+                context.closed = self._closed  # the front's copy, as the reader's own reading of it
                 context.reading = Reading()  # an SDK dump's nulls noted there, as a conversion's reading does
             copies = [dict(entry) for entry in self._validated[starts[index] : end]]  # the reader takes them over
             read = self._read[index] = self._reader(copies, context)[0]

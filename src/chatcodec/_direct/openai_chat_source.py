@@ -21,10 +21,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
-from chatcodec._direct.openai_chat_admitted_parts import ephemeral, text_parts, user_content
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
+from chatcodec._providers.openai_chat.admitted_parts import (
+    dialect_user,
+    ephemeral,
+    plain_texts,
+    text_parts,
+    user_content,
+)
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
@@ -154,15 +160,15 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
         return None
 
 
-def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912 - one loop
+def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: C901, PLR0912, PLR0915 - one loop
     """:func:`admitted`'s walk. A tool message is proved here: a call id and a text (an SDK dump's
     ``"name": null`` beside them or not), or beyond that (a general one, its position kept) a
     text, text parts or text and image parts (a screenshot tool's:
-    :func:`~.openai_chat_admitted_parts.user_content`, which takes every list of text parts a
-    system prompt's :func:`~.openai_chat_admitted_parts.text_parts` takes, as the front takes
+    :func:`~chatcodec._providers.openai_chat.admitted_parts.user_content`, which takes every list of text parts a
+    system prompt's :func:`~chatcodec._providers.openai_chat.admitted_parts.text_parts` takes, as the front takes
     them), with an SDK dump's ``"name": null`` or the tool's name (litellm's clients send it:
     the reader keeps it as data, :class:`NamedResults`) and a gateway's cache marker
-    (:func:`~.openai_chat_admitted_parts.ephemeral`)."""
+    (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`)."""
     starts: list[int] = []
     start = starts.append
     general: set[int] = set()
@@ -200,14 +206,18 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         results = False
         start(position)
         if role == "assistant":
-            if not _plain_turn(message):  # (a plain turn is never a general one: asked second)
-                if not (general_turn(message) and _reasoned_turn(message)):
+            if _plain_turn(message):  # (a plain turn is never a general one: asked second)
+                called = message.get("tool_calls") is not None
+            else:
+                if not reasoned_general(message) and not dialect_turn(message):
                     return None
                 general.add(position)
-            called = message.get("tool_calls") is not None
+                called = bool(message.get("tool_calls"))  # (a client's "tool_calls": [] holds none)
         elif role == "user":
             if not _user(message):
-                return None
+                if not dialect_user(message):
+                    return None
+                general.add(position)
         elif role not in INSTRUCTION_ROLES or position != 0 or not _system(message):
             return None
     return starts, general
@@ -215,9 +225,10 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
 
 def _system(message: Mapping[str, Any]) -> bool:
     """A system prompt's text (with an SDK dump's ``"name": null`` or without), or its text
-    parts alone (:func:`~.openai_chat_admitted_parts.text_parts`: the reader reads those as the
+    parts alone (:func:`~chatcodec._providers.openai_chat.admitted_parts.text_parts`: the reader reads those as the
     message it is); or either, not blank, with a gateway's cache marker on the message
-    (:func:`~.openai_chat_admitted_parts.ephemeral`), as a user message takes one (:func:`_user`)."""
+    (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`), as a user message takes
+    one (:func:`_user`)."""
     content = message["content"]
     size = len(message)
     if "cache_control" in message:
@@ -312,13 +323,23 @@ def _plain_turn(message: Mapping[str, Any]) -> bool:
     reader reads it as ``null``. A turn of text alone with an SDK dump's nulls (``"tool_calls":
     null`` among them: the final answer of a task, as the OpenAI SDK's ``model_dump()`` keeps it)
     is one too: the reader reads its text as a string content where a pair's pass writes a text
-    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``)."""
+    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``). Its
+    text may come as text parts (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
+    :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
+    generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
+    as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling."""
     try:  # (free where nothing is raised: a look or a method call a turn cost more)
         content = message["content"]
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if content is not None and (content.__class__ is not str or not content or content.isspace()):  # (blank)
+    if (
+        content is not None
+        and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
+            content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
+        )
+        and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
+    ):
         return False
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
@@ -426,6 +447,27 @@ def general_turn(message: Mapping[str, Any]) -> bool:
     return False
 
 
+def reasoned_general(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn is a :func:`general_turn` of :func:`_reasoned_turn`'s shapes
+    (OpenRouter's reasoning, an empty text or a call's index beside them), not a :func:`dialect_turn`."""
+    return general_turn(message) and _reasoned_turn(message)
+
+
+def dialect_turn(message: Mapping[str, Any]) -> bool:
+    """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
+    to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
+    on a turn of text (clients that always send the list). The reader reads such a
+    turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
+    a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
+    plain: the view of it built here costs what one such turn costs."""
+    view = dict(message)
+    if "cache_control" in view and not ephemeral(view.pop("cache_control")):
+        return False
+    if view.get("tool_calls", 0) == []:
+        del view["tool_calls"]
+    return _plain_turn(view)
+
+
 def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
     """What the writing of a :func:`general_turn` depends on beyond its parts: its fields (a
     ``null`` refusal, which the reader keeps as spelling in the turn's bag) and whether all or
@@ -498,9 +540,9 @@ def _calls(calls: Any, *, indexed: bool = False) -> bool:
 
 
 def _user(message: Mapping[str, Any]) -> bool:
-    """A user message of text or parts (:func:`~.openai_chat_admitted_parts.user_content`), with
+    """A user message of text or parts (:func:`~chatcodec._providers.openai_chat.admitted_parts.user_content`), with
     an SDK dump's ``"name": null`` (the closed front takes ``name`` as ``null`` only) and a
-    gateway's cache marker on the message (:func:`~.openai_chat_admitted_parts.ephemeral`) or
+    gateway's cache marker on the message (:func:`~chatcodec._providers.openai_chat.admitted_parts.ephemeral`) or
     without."""
     size = len(message)
     if "cache_control" in message:

@@ -45,7 +45,7 @@ from chatcodec._direct.openai_chat_source import (
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
-from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_system
+from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_messages, encode_system
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -157,15 +157,16 @@ def write_turns(  # noqa: PLR0912, PLR0915 - one loop
         index += 1
         if role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
             content = message["content"]
-            if results is None and content.__class__ is str and "cache_control" not in message:
+            read = general and position in general  # (a client's dialect: dialect_user)
+            if results is None and content.__class__ is str and "cache_control" not in message and not read:
                 turns.append({"role": "user", "content": content})
             else:
-                _user_turn(message, turns, results, index, context, noted=noted)
-        elif general and position in general:  # OpenRouter's reasoning details, an index
+                _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
+        elif general and position in general:  # OpenRouter's reasoning details, an index, a client's dialect
             if written is None:
                 written = AssistantTurns(context)
             placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
-            turns.append(written.write(decode_assistant(message), index))
+            turns.append(written.write(decode_assistant(message, noted=noted), index))
         else:
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None
@@ -224,13 +225,22 @@ def _user_turn(
     context: AnthropicContext,
     *,
     noted: Reading,
+    read: bool,
 ) -> None:
     """A user message beyond a text alone (:func:`write_turns` writes that as it is): a turn of
     its own, or behind the tool results right before it (``results``, the blocks of the open
-    turn) in their turn. One with a gateway's cache marker is read by the reader's
-    ``decode_plain`` (:func:`~.openai_chat_source.read_user`) and written by the writer's
-    ``contribute_message``, as the canonical path writes it."""
-    if "cache_control" in message:
+    turn) in their turn. One with a gateway's cache marker or the participant's name (``read``:
+    the walk's ``dialect_user``) is read by the reader's ``decode_plain``
+    (:func:`~.openai_chat_source.read_user`) and written by the writer's ``contribute_message``
+    (a named one in a turn of its own by its ``encode_messages``: its text stays a string), as
+    the canonical path writes it; one of audio parts (``read`` too) as its parts are, an
+    audio part dropped and reported by the writer's ``encode_part`` (:func:`_user_blocks`), and
+    a turn of its own left with no block not sent, as the writer finishes it."""
+    if read and results is None and message.get("name") is not None:  # a turn of its own, written by the
+        # writer's own encode_messages from the message at its index (the others before it are not read)
+        turns += encode_messages([read_user(message, noted)] * (index + 1), index, context)
+        return
+    if "cache_control" in message or (read and message.get("name") is not None):
         if results is None:  # else behind the results, in their turn (the last)
             turns.append({"role": "user", "content": []})
         if not contribute_message(turns[-1], read_user(message, noted), index, context):
@@ -240,7 +250,8 @@ def _user_turn(
     else:
         blocks: list[dict[str, Any]] = []
         _user_blocks(message["content"], blocks, ("messages", index, "content"), context)
-        turns.append({"role": "user", "content": blocks})
+        if blocks:  # (every part audio: dropped, reported, no turn)
+            turns.append({"role": "user", "content": blocks})
 
 
 def _system(message: dict[str, Any], context: AnthropicContext, noted: Reading) -> str | list[dict[str, Any]] | None:
@@ -284,7 +295,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
     if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
-        if calls is None:
+        if calls is None and content.__class__ is str:  # (a turn of text parts: a block each, below)
             return content  # a bare content string stays one
         position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
@@ -295,9 +306,14 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
         position = 1
-    if content is not None:
-        blocks.append({"type": "text", "text": content})
-        position += 1
+    if content:  # (an empty text beside calls: spelling, no part)
+        if content.__class__ is str:
+            blocks.append({"type": "text", "text": content})
+            position += 1
+        else:  # text parts (the walk proved them plain): a block each
+            for part in content:
+                blocks.append({"type": "text", "text": part["text"]})
+            position += len(content)
     for call in calls or ():
         function = call["function"]
         part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
@@ -391,6 +407,8 @@ def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context
             continue
         part: dict[str, Any] = decode_part(given)  # as ``decode_parts`` reads a part beyond a plain text
         block = encode_part(part, context, at)
+        if block is None and part["type"] == "audio":  # dropped and reported (no turn holds audio)
+            continue
         if block is None or block["type"] not in _USER_BLOCKS:  # dropped, or another block: the canonical path's
             raise UnadmittedError
         into.append(block)

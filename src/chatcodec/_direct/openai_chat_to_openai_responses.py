@@ -41,6 +41,7 @@ from chatcodec._direct.openai_chat_source import (
     general_shape,
     read_result,
     read_user,
+    reasoned_general,
     without_name,
     write_directly,
 )
@@ -103,7 +104,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def write_items(
+def write_items(  # noqa: PLR0915 - one loop
     messages: list[dict[str, Any]], context: EncodeContext, noted: Reading, general: set[int]
 ) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
@@ -142,14 +143,20 @@ def write_items(
             continue
         results = False
         index += 1
-        if type(content) is str and (len(message) == 2 or (role != "assistant" and "cache_control" not in message)):
+        if type(content) is str and (
+            len(message) == 2 or (role != "assistant" and "cache_control" not in message and not read)
+        ):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
-            items += _general_items(message, context, ("messages", index), proved)
+            if reasoned_general(message):
+                items += _general_items(message, context, ("messages", index), proved)
+            else:  # a client's dialect (dialect_turn): the reader's reading, the writer's rule
+                turn = decode_assistant(message, noted=noted)
+                items += encode_assistant(turn, context.losses, ("messages", index), holds=holds)
         elif role == "assistant":
             items += _turn_items(message, context, ("messages", index), holds)
         else:
-            items.append(_message_item(message, context, noted, ("messages", index)))
+            items.append(_message_item(message, context, noted, ("messages", index), read=read))
     return items
 
 
@@ -267,9 +274,18 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """An assistant turn's text and calls as the reader's parts (a closed copy's: no bags)."""
+    """An assistant turn's text (a string, or text parts) and calls as the reader's parts (a closed
+    copy's: no bags; an empty text beside calls is spelling, no part)."""
     content = message.get("content")
-    parts: list[Mapping[str, Any]] = [] if content is None else [{"type": "text", "text": content}]
+    parts: list[Mapping[str, Any]]
+    if content:  # a text, or text parts (the walk proved them plain)
+        parts = (
+            [{"type": "text", "text": content}]
+            if content.__class__ is str
+            else [{"type": "text", "text": part["text"]} for part in content]
+        )
+    else:  # (an empty text beside calls: spelling, no part)
+        parts = [] if content is None or message.get("tool_calls") else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
@@ -339,11 +355,15 @@ def _other(text: object) -> object:
     return text if not text or type(text) is not str else "\x00"
 
 
-def _message_item(message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps) -> dict[str, Any]:
+def _message_item(
+    message: dict[str, Any], context: EncodeContext, noted: Reading, at: Steps, *, read: bool
+) -> dict[str, Any]:
     """A system or user message of parts (:func:`_input_parts`), or a user message with a
-    gateway's cache marker (the reader's ``decode_plain``, :func:`~.openai_chat_source.read_user`,
-    and the writer's own ``encode_message``: the marker a breakpoint on the last part)."""
-    if "cache_control" in message:
+    gateway's cache marker, the participant's name or an audio part (``read``: the walk's
+    ``dialect_user``), read by the reader's ``decode_plain``
+    (:func:`~.openai_chat_source.read_user`) and written by the writer's own ``encode_message``
+    (the marker a breakpoint on the last part, the name reported)."""
+    if read or "cache_control" in message:
         return encode_message(read_user(message, noted, split=False), context, at)
     return {"role": message["role"], "content": _input_parts(message["content"], context, at)}
 

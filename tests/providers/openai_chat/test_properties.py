@@ -180,10 +180,22 @@ def _no_adjacent_tool_messages(messages: list[AnyMessage]) -> list[AnyMessage]:
 
 def _in_openai_order(messages: list[AnyMessage]) -> bool:
     """Whether OpenAI takes the turns as they are: no message between a call and its
-    results, which the writer moves after them with a loss (OpenAI refuses it otherwise)."""
+    results, which the writer moves after them with a loss (OpenAI refuses it otherwise);
+    and no empty text beside an assistant turn's calls, which the wire holds only as
+    ``content: ""``, spelling the reader reads as no text (nothing to keep: issue 107)."""
+    if any(_empty_text_beside_calls(message) for message in messages):
+        return False
     recorder = LossRecorder()
     history_for([message.model_dump() for message in messages], recorder, FORMAT, CAPABILITIES)
     return not recorder.losses
+
+
+def _empty_text_beside_calls(message: AnyMessage) -> bool:
+    content = message.content if message.role == "assistant" else None
+    if not isinstance(content, list):
+        return False
+    kinds = [part.type for part in content]
+    return "tool_use" in kinds and any(part.type == "text" and not part.text for part in content)
 
 
 FORMATS = st.one_of(

@@ -59,7 +59,7 @@ def test_developer_role_stays_developer() -> None:
     ("assistant", "parts"),
     [
         ({"role": "assistant", "content": None, "tool_calls": [CALL]}, ["tool_use"]),
-        ({"role": "assistant", "content": "", "tool_calls": [CALL]}, ["text", "tool_use"]),
+        ({"role": "assistant", "content": "", "tool_calls": [CALL]}, ["tool_use"]),  # spelling: written back
         ({"role": "assistant", "tool_calls": [CALL]}, ["tool_use"]),
         ({"role": "assistant", "content": [{"type": "text", "text": "x"}], "tool_calls": [CALL]}, ["text", "tool_use"]),
         ({"role": "assistant", "content": None}, []),
@@ -72,6 +72,34 @@ def test_assistant_content_null_empty_absent_and_list_are_kept_apart(
 ) -> None:
     request = round_trip(request_with(USER, assistant))
     assert [part.type for part in request.messages[1].parts] == parts
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "openai-chat"])
+@pytest.mark.parametrize("reasoning", [{}, {"reasoning_content": "I look."}])
+def test_an_empty_text_beside_calls_is_spelling_not_a_loss(target: str, reasoning: dict[str, Any]) -> None:
+    """``content: ""`` beside calls (clients that always send a string) says nothing: no empty text
+    block reported into Anthropic or Responses (which hold none), ``""`` written back into OpenAI Chat."""
+    assistant = {"role": "assistant", "content": "", **reasoning, "tool_calls": [CALL]}
+    result = {"role": "tool", "tool_call_id": "call_1", "content": "42"}
+    body = request_with(USER, assistant, result, {"role": "user", "content": "and?"})
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(body, source=FORMAT, target=target, on_loss="ignore", losses=losses)
+    assert not [loss for loss in losses if loss.path.startswith("$.messages[1].content")]
+    if target == FORMAT:
+        assert written["messages"][1]["content"] == ""
+
+
+@pytest.mark.parametrize("target", ["anthropic", "openai-responses", "openai-chat"])
+def test_an_empty_list_of_calls_is_spelling_not_a_loss(target: str) -> None:
+    """``"tool_calls": []`` on a turn of text (clients that always send the list) says there is none:
+    no data reported into Anthropic or Responses, the list written back into OpenAI Chat."""
+    answer = {"role": "assistant", "content": "It is 42.", "tool_calls": []}
+    body = request_with(USER, answer, {"role": "user", "content": "thanks"})
+    losses: list[chatcodec.Loss] = []
+    written = chatcodec.convert_request(body, source=FORMAT, target=target, on_loss="ignore", losses=losses)
+    assert not [loss for loss in losses if loss.path.startswith("$.messages")]
+    if target == FORMAT:
+        assert written["messages"][1] == answer
 
 
 def test_assistant_string_content_alone_stays_a_string() -> None:

@@ -197,13 +197,20 @@ def test_responses_an_empty_assistant_text_beside_tool_calls_is_no_item() -> Non
     losses: list[chatcodec.Loss] = []
     body = chatcodec.convert_request(chat, source="openai-chat", target=FORMAT, losses=losses, on_loss="ignore")
     assert_request_matches_sdk(body)
-    assert body["input"] == [
+    written = [
         {"role": "user", "content": "hi"},
         {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"},
     ]
-    assert [(loss.path, loss.what) for loss in losses] == [
-        ("$.messages[1].content", "empty text")
-    ]  # the input's content string
+    assert body["input"] == written
+    assert losses == []  # OpenAI Chat's "" beside calls is spelling: no text part read (issue 107)
+    turn = chatcodec.AssistantMessage(
+        content=[chatcodec.TextPart(text=""), chatcodec.ToolUsePart(id="call_1", name="f", arguments="{}")]
+    )
+    request = chatcodec.ChatRequest(model="gpt-4o", messages=[chatcodec.UserMessage(content="hi"), turn])
+    losses = []
+    body = chatcodec.encode_request(FORMAT, request, losses=losses, on_loss="ignore")
+    assert body["input"] == written
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[1].content[0]", "empty text")]
 
 
 def test_responses_an_empty_assistant_item_of_its_own_goes_back_as_it_came() -> None:

@@ -38,6 +38,8 @@ This provider's own:
   convention.
 - ``common_shapes``: the common request shapes as one closed pydantic-core schema: the front of
   the reader.
+- ``admitted_parts``: the content parts (and a client's user message) the direct paths from this
+  format admit, proved as the front checks them without a copy built.
 - ``functions``: the deprecated function-calling shapes, and arguments given as a JSON object.
 - ``null_spelling``: the ``null`` message fields of an OpenAI SDK dump, kept as spelling.
 - ``reasoning``: the compatible servers' three reasoning fields and reasoning content part, both

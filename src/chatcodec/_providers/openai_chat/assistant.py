@@ -30,7 +30,7 @@ from chatcodec._providers.openai_chat import (
     server_tools,
     thought_signatures,
 )
-from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, opaque
+from chatcodec._providers.openai_chat.markers import EMPTY, KIT, PROVIDER, opaque
 from chatcodec._providers.openai_chat.null_spelling import (
     message_fields,
     nulls_as_spelling,
@@ -102,7 +102,7 @@ def decode_assistant(
     conversion's record, where its markers for this format's writer (:func:`~.plain_turn.read_plain_turn`)."""
     if len(message) == 2 and type(message.get("content")) is str:  # a role and a content string: nothing else
         return {"role": "assistant", "content": message["content"]}
-    plain = read_plain_turn(message, closed, noted)
+    plain = read_plain_turn(message, closed, noted, response=response)
     if plain is not None:
         return plain
     return decode_general(message, response=response, ids=ids)
@@ -148,7 +148,7 @@ def decode_general(
         cache_control.take(bag, canonical)
         return KIT.attach(canonical, bag)
     bag = {}
-    items = _decode_content(content, message, bag, cited)
+    items = _decode_content(content, message, bag, cited, called=bool(call_parts) and not response)
     listed = isinstance(content, list)
     others = bool(thinking or call_parts or server_parts)
     if listed and (response or writes_string([_kind(item) for item in items], refusal is not None, others)):
@@ -169,8 +169,18 @@ def decode_general(
 
 
 def _decode_content(
-    content: object, message: Mapping[str, Any], bag: dict[str, Any], cited: dict[str, Any] | None = None
+    content: object,
+    message: Mapping[str, Any],
+    bag: dict[str, Any],
+    cited: dict[str, Any] | None = None,
+    *,
+    called: bool = False,
 ) -> list[dict[str, Any]]:
+    """A turn's ``content`` as parts (``called``: a request's turn with calls, beside which an
+    empty text says nothing: spelling, :data:`~.markers.EMPTY`, no part)."""
+    if content == "" and called:
+        bag["_content"] = EMPTY
+        return []
     if isinstance(content, str):  # with its citations, a response message's
         return [{"type": "text", "text": content, **cited} if cited else {"type": "text", "text": content}]
     listed = as_list(content)
@@ -497,8 +507,8 @@ def _write_content(
     texts = [part for part, _ in layout.items if part["type"] == "text"]
     if texts:
         wire["content"] = texts[0]["text"]
-    elif bag.get("_content") != "absent":
-        wire["content"] = None
+    elif (spelled := bag.get("_content")) != "absent":
+        wire["content"] = "" if spelled == EMPTY else None
     item_refusals = [part for part, _ in layout.items if part["type"] == "refusal"]
     _write_refusal(wire, [*item_refusals, *layout.refusals], losses, at)
 

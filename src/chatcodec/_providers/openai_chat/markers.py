@@ -11,7 +11,9 @@ meaning; another provider drops them without a report):
 ``_absent``            keys the encoder writes by default but the payload left out
 ``_defaults``          request fields equal to what every provider does anyway (``n: 1``,
                        ``store: false``; ``request.py``)
-``_content``           assistant ``content``: ``"absent"``, or ``"list"`` for a list of parts
+``_content``           assistant ``content``: ``"absent"``, ``"list"`` for a list of parts, or
+                       ``"empty"`` for ``""`` beside calls (an empty text says nothing:
+                       clients that always send a string)
 ``_field``             on a refusal part: it came from the ``refusal`` field, not a content part
 ``_citation_keys``     on a cited text part: the order its url citations' keys came in, when
                        not the writer's (``_providers/families/openai/citation_keys.py``)
@@ -138,6 +140,11 @@ KIT = ProviderKit(
     source_keys=frozenset({"field"}),
 )
 """The shared bag operations, bound to this provider (:mod:`chatcodec._providers.kit`)."""
+
+EMPTY = "empty"
+"""The ``_content`` marker's value for an assistant turn's ``content: ""`` beside its calls (pure:
+an empty text says nothing, so the reader reads no text part and another format drops it
+unreported; this format's writer writes ``""`` back)."""
 
 SDK_INDEX = "_index"
 """Marker (pure): the ``index`` the OpenAI SDK's stream accumulation

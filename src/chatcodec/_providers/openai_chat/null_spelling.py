@@ -37,9 +37,10 @@ SPELLED_NULLS = frozenset(
 of text among them, a ``null`` name, and litellm's ``Message.model_dump()``'s
 ``"provider_specific_fields": null``: a null carries nothing, as an answer's reading already holds
 it by litellm's extension row)."""
-SPELLED_EMPTY = frozenset({"annotations"})
+SPELLED_EMPTY = frozenset({"annotations", "tool_calls"})
 """The message keys whose ``[]`` is spelling: OpenAI answers every message with ``"annotations": []``
-(no citations), which the SDK's ``model_dump()`` keeps in the history an agent sends back."""
+(no citations), which the SDK's ``model_dump()`` keeps in the history an agent sends back; clients
+that always send the list send ``"tool_calls": []`` on a turn of text (no calls, as vLLM answers)."""
 
 
 def nulls_as_spelling(bag: dict[str, Any], *, answer: bool = False) -> dict[str, Any]:

@@ -145,11 +145,16 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
         position -= thinking
     elif _bare(wire):
         return None
-    if wire.get("content") is not None:
+    content: Any = wire.get("content")
+    calls = wire.get("tool_calls")
+    if content.__class__ is list:  # text parts (a direct path admits them plain): each at its place
+        if 0 <= position < len(content):
+            return ("messages", start, "content", position)
+        position -= len(content)
+    elif content is not None and (content or not calls):  # (an empty text beside calls: spelling, no part)
         if not position:
             return ("messages", start, "content")
         position -= 1
-    calls = wire.get("tool_calls")
     return ("messages", start, "tool_calls", position) if calls and 0 <= position < len(calls) else None
 
 

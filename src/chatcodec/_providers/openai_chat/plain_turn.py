@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._providers.openai_chat.markers import PROVIDER
+from chatcodec._providers.openai_chat.markers import EMPTY, PROVIDER
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_NULLS
 from chatcodec._providers.openai_chat.plain_parts import plain_call, reasoning_content_thinking
 from chatcodec.codec_kit import NULLS_MARKER
@@ -27,7 +27,7 @@ only if this format's writer follows (:func:`_listed`)."""
 
 
 def read_plain_turn(
-    message: Mapping[str, Any], closed: bool = False, noted: Reading | None = None
+    message: Mapping[str, Any], closed: bool = False, noted: Reading | None = None, *, response: bool = False
 ) -> dict[str, Any] | None:
     """The canonical message of a plain agent turn, or None: ``reasoning_content`` text,
     ``content`` text or ``null`` (or none), plain function ``tool_calls``, the ``null``
@@ -36,7 +36,8 @@ def read_plain_turn(
     the closed front's copy, whose values have the plain types and every call is plain (an
     ``id``, ``type: function`` and a function of exactly a ``name`` and argument text, or
     those and the SDK's ``index``, which only the general reading keeps), so none is looked
-    at again. The nulls are marked in the bag, for this format's writer: in
+    at again (``response``: a response's message, whose empty text beside calls is a text part, as
+    its stream accumulates it). The nulls are marked in the bag, for this format's writer: in
     ``noted``'s :attr:`~chatcodec.contract.Reading.own` when a conversion's record is given
     (another writer passes them over)."""
     if closed and (message.get("tool_calls", 0) is None or message.get("annotations") is not None):
@@ -60,7 +61,8 @@ def read_plain_turn(
     body: list[dict[str, Any]] = []
     if thought is not None:
         body.append(reasoning_content_thinking(thought))
-    if content is not None:
+    spelled = "absent" if "content" not in message else EMPTY if content == "" and calls and not response else None
+    if content is not None and spelled is None:  # (an empty text beside calls says nothing: spelling)
         body.append({"type": "text", "text": content})
     if calls:
         parts = _plain_calls(calls, closed)
@@ -68,18 +70,18 @@ def read_plain_turn(
             return None
         body += parts
     canonical: dict[str, Any] = {"role": "assistant", "content": body}
-    absent = "content" not in message
     if nulls and noted is not None:  # listed only if this format's writer follows (another passes them over)
-        noted.own.append((canonical, PROVIDER, _listed, (message, absent)))
+        noted.own.append((canonical, PROVIDER, _listed, (message, spelled)))
         nulls = None
-    return _marked(canonical, nulls, absent=absent)
+    return _marked(canonical, nulls, spelled)
 
 
-def _marked(canonical: dict[str, Any], nulls: Sequence[str] | None, *, absent: bool) -> dict[str, Any]:
-    """``canonical`` with its turn's spelling in the bag: the SDK dump's ``nulls`` and a ``content`` left out."""
-    if absent:
+def _marked(canonical: dict[str, Any], nulls: Sequence[str] | None, spelled: str | None) -> dict[str, Any]:
+    """``canonical`` with its turn's spelling in the bag: the SDK dump's ``nulls`` and a ``content``
+    left out or empty beside calls (``spelled``: ``"absent"``, :data:`EMPTY`)."""
+    if spelled is not None:
         canonical["provider_metadata"] = {
-            PROVIDER: {"_content": "absent", NULLS_MARKER: nulls} if nulls else {"_content": "absent"}
+            PROVIDER: {"_content": spelled, NULLS_MARKER: nulls} if nulls else {"_content": spelled}
         }
     elif nulls:
         canonical["provider_metadata"] = {PROVIDER: {NULLS_MARKER: nulls}}
@@ -91,10 +93,10 @@ def name_null(_: object) -> dict[str, Any]:
     return {NULLS_MARKER: ["name"]}
 
 
-def _listed(turn: tuple[Mapping[str, Any], bool]) -> dict[str, Any]:
-    """A plain turn's bag (:func:`read_plain_turn`) for a turn and whether it left ``content`` out."""
+def _listed(turn: tuple[Mapping[str, Any], str | None]) -> dict[str, Any]:
+    """A plain turn's bag (:func:`read_plain_turn`) for a turn and its ``content``'s spelling (:func:`_marked`)."""
     nulls = [key for key in turn[0] if key not in _PLAIN_KEYS]
-    return {"_content": "absent", NULLS_MARKER: nulls} if turn[1] else {NULLS_MARKER: nulls}
+    return {"_content": turn[1], NULLS_MARKER: nulls} if turn[1] else {NULLS_MARKER: nulls}
 
 
 def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:

@@ -63,7 +63,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     results, moved to a user message after the group, are a reported loss, not rewritten here."""
     return r.rewritten(
         request,
-        r.in_messages(lambda messages: [_onto_last_part(each) for each in r.joined(r.tool_runs, messages)]),
+        r.in_messages(
+            lambda messages: [_without_empty_text(_onto_last_part(each)) for each in r.joined(r.tool_runs, messages)]
+        ),
         r.everywhere(
             ({"type": "document"}, _document),
             ({"type": "tool_use"}, _blank_call),
@@ -77,6 +79,25 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         # a reasoning config with nothing set is left out; thinking is read as an effort
         r.at_top(({}, lambda top: {"reasoning": effort_reading(top.get("reasoning") or None)})),
     )
+
+
+def _without_empty_text(message: dict[str, Any]) -> dict[str, Any]:
+    """An assistant turn's one empty text beside its calls (its only text, no other part but
+    reasoning) is written as ``content: ""``, which the reader reads as spelling (no text part:
+    ``plain_turn.read_plain_turn``): an empty text says nothing."""
+    content = message["content"]
+    if message["role"] != "assistant" or not is_list(content):
+        return message
+    texts = [part for part in content if part.get("type") == "text"]
+    kinds = {part.get("type") for part in content}
+    if (
+        len(texts) != 1
+        or texts[0].get("text") != ""
+        or "tool_use" not in kinds
+        or kinds - {"text", "tool_use", "thinking"}
+    ):
+        return message
+    return {**message, "content": [part for part in content if part is not texts[0]]}
 
 
 def _blank_call(part: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,10 @@
-"""The content parts the OpenAI Chat admission walk (:func:`~.openai_chat_source.admitted`) takes,
-proved as the closed front checks them (exact types, required keys, no key outside them): text
-parts, images and documents (OpenAI's ``file`` part), a gateway's cache marker on any of them.
+"""The content parts the OpenAI Chat direct paths' admission walk
+(:func:`chatcodec._direct.openai_chat_source.admitted`) takes, proved as this folder's closed front
+(:mod:`.common_shapes`) checks them (exact types, required keys, no key outside them): text parts,
+images and documents (OpenAI's ``file`` part), a gateway's cache marker on any of them.
 
-Their own module so that the walk's module keeps to its job (which messages a direct path takes)
-within its size; each function is asked once a message or a part, cold on a process's first
+Here, beside the front it stands in for, since it is the source side of every pair from OpenAI Chat
+(not one pair's); each function is asked once a message or a part, cold on a process's first
 requests, so each is written as a few plain look-ups (``__class__`` tests, no helper call where
 the check is one line). Each is asked inside the walk, where a key missing from an object proved
 a ``dict`` is the ``KeyError`` of its subscript (a required key: the body is not admitted), so
@@ -14,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from chatcodec._providers.kit.closed_schema import accepted_long_text
 from chatcodec._providers.openai_chat.common_shapes import IMAGE_DETAILS
+from chatcodec.codec_kit import closed_schema
+
+accepted_long_text = closed_schema.accepted_long_text
+"""The front's rule for a long non-empty text (its one home: the kit's closed schema), bound once."""
 
 
 def text_parts(content: Any) -> bool:
@@ -82,7 +86,7 @@ _FILE_FIELDS = frozenset({"file_data", "file_id", "filename"})
 
 def file(given: Any) -> bool:
     """A document part's ``file`` object as the front takes it, with its data (a text) or its
-    Files-API id (:func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`, the
+    Files-API id (:func:`accepted_long_text`, the
     front's non-empty rule) and a file name (a text) or none; one of neither (the reader
     keeps it as it came) is the canonical path's."""
     if given.__class__ is not dict or not _FILE_FIELDS.issuperset(given):
@@ -101,7 +105,7 @@ def _file_id(file_id: Any) -> bool:
 
 def image(given: Any) -> bool:
     """An image part's ``image_url`` object as the front takes it: a URL text (not empty, no
-    lone surrogate: :func:`~chatcodec._providers.kit.closed_schema.accepted_long_text`), a known ``detail``."""
+    lone surrogate: :func:`accepted_long_text`), a known ``detail``."""
     if given.__class__ is not dict:
         return False
     url = given["url"]
@@ -112,3 +116,63 @@ def image(given: Any) -> bool:
         return True
     detail = given["detail"]
     return size == 2 and detail.__class__ is str and detail in IMAGE_DETAILS
+
+
+def plain_texts(content: list[Any]) -> bool:
+    """Text parts of a type and a text alone, none blank: an assistant turn's text as the SDK's
+    ``ChatCompletionAssistantMessageParam`` allows it (the walk's ``dialect_turn``)."""
+    if not content:
+        return False
+    for part in content:
+        if (
+            part.__class__ is not dict
+            or len(part) != 2
+            or (kind := part["type"]) != "text"
+            or kind.__class__ is not str
+        ):
+            return False
+        text = part["text"]
+        if text.__class__ is not str or not text or text.isspace():
+            return False
+    return True
+
+
+def dialect_user(message: Mapping[str, Any]) -> bool:
+    """A user message beyond the closed front's shapes, as clients send it: the participant's
+    ``name`` (AutoGen, the OpenAI SDK's ``name`` on a user turn), audio parts (OpenAI's
+    ``input_audio``: :func:`audio`) beside the parts :func:`user_content` takes, a gateway's
+    cache marker on the message (:func:`ephemeral`) or not. The reader reads it by its
+    ``decode_plain``; a pair's pass writes it by the writer's own rule for a user message."""
+    size = len(message)
+    if "cache_control" in message:
+        if not ephemeral(message["cache_control"]):
+            return False
+        size -= 1
+    if "name" in message:
+        name = message["name"]
+        if name is not None and name.__class__ is not str:
+            return False
+        size -= 1
+    if size != 2:  # its role and content
+        return False
+    content = message["content"]
+    if content.__class__ is not list or not content:
+        return user_content(content)
+    for part in content:  # noqa: SIM110 - a loop: a generator's frame cost more (each part alone: user_content's list of one)
+        if not (audio(part) or user_content([part])):
+            return False
+    return True
+
+
+def audio(part: Any) -> bool:
+    """An audio part as the wire takes it (OpenAI's ``input_audio``: its base64 data and format, texts)."""
+    if part.__class__ is not dict or len(part) != 2 or part["type"] != "input_audio":
+        return False
+    given = part["input_audio"]
+    return (
+        given.__class__ is dict
+        and len(given) == 2
+        and given["data"].__class__ is str
+        and given["format"].__class__ is str
+        and part["type"].__class__ is str
+    )
