@@ -22,7 +22,11 @@ what every converter carries and names what it leaves out:
   and Gemini have no place for it), and the settings (thinking config, effort,
   ``response_format``, ``metadata``, ``user``, ``strict``, sampling), which each library
   maps its own way (litellm writes a thinking *budget* for ``reasoning_effort`` where
-  chatcodec writes ``output_config.effort``).
+  chatcodec writes ``output_config.effort``);
+* litellm's placeholder text for an assistant's ``content: ""`` beside calls
+  (:data:`_LITELLM_EMPTY`, which it writes where the client sent no text) is left out: a text
+  the client never sent, which chatcodec does not write, but the conversion is otherwise the
+  same work, so the ``client dialects`` shape keeps litellm's count beside chatcodec's.
 """
 
 from __future__ import annotations
@@ -87,6 +91,9 @@ def view(request: dict[str, Any], provider: str) -> dict[str, Any]:
 
 # --- Anthropic Messages ---------------------------------------------------------------------
 
+_LITELLM_EMPTY = "[System: Empty message content sanitised to satisfy protocol]"
+"""litellm's text for an empty ``content`` (its ``anthropic_messages_pt``), left out of a view."""
+
 
 def _anthropic_items(content: str | list[dict[str, Any]]) -> Iterator[Item]:
     if isinstance(content, str):
@@ -98,7 +105,8 @@ def _anthropic_items(content: str | list[dict[str, Any]]) -> Iterator[Item]:
         if media is not None:
             yield media
         elif kind == "text":
-            yield ("text", block["text"])
+            if block["text"] != _LITELLM_EMPTY:
+                yield ("text", block["text"])
         elif kind == "tool_use":
             yield ("call", block["id"], block["name"], block["input"])
         elif kind == "tool_result":
