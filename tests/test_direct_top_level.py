@@ -102,6 +102,15 @@ def _empty_memory() -> None:
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
 
 
+_CLOSED: dict[str, Any] = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+"""A structured output's schema OpenAI's strict mode takes as it is."""
+_OPEN: dict[str, Any] = {"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}}
+"""One the strict writers close and require in full (and report)."""
 _USUAL: dict[str, dict[str, Any]] = {
     "auto and a limit": {"tool_choice": "auto", "max_completion_tokens": 1000},
     "required": {"tool_choice": "required", "max_completion_tokens": 1000},
@@ -134,6 +143,21 @@ _USUAL: dict[str, dict[str, Any]] = {
     "a reasoning effort of none": {"reasoning_effort": "none", "max_tokens": 9},
     "a minimal reasoning effort": {"model": "gpt-5", "reasoning_effort": "minimal", "max_tokens": 9},
     "a JSON response format (a loss into Anthropic)": {"response_format": {"type": "json_object"}, "max_tokens": 9},
+    "a strict JSON schema format, closed": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": _CLOSED, "strict": True}}
+    },
+    "a strict JSON schema format, open (rewritten and reported)": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": _OPEN, "strict": True}}
+    },
+    "a JSON schema format, not strict": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "answer", "schema": _OPEN, "strict": False}}
+    },
+    "a JSON schema format with a description": {
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "answer", "description": "the city", "schema": _OPEN},
+        }
+    },
     "a text response format": {"response_format": {"type": "text"}},
     "a null limit (an SDK dump)": {"max_completion_tokens": None},
     "a null temperature": {"temperature": None},
@@ -224,8 +248,9 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a null choice": {"tool_choice": None},
     "a response format with more fields": {"response_format": {"type": "json_object", "x": "y"}},
     "an effort this library does not know (kept as it came)": {"reasoning_effort": "extreme"},
-    "a JSON schema response format (its schema noted for the writer)": {
-        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}}
+    "a JSON schema response format beside a null (maybe not the front's copy)": {
+        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "object"}}},
+        "max_tokens": None,
     },
     "a null model beside a null limit": {"model": None, "max_tokens": None},
     "null tools beside a null limit": {"tools": None, "max_tokens": None},

@@ -133,7 +133,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     if nulls and not _nulls_read(payload, read):
         return None
     found = Usual(canonical, writer.rules)
-    if read and not _read(payload, read, found, nulls=nulls):
+    if read and not _read(payload, read, found, noted, nulls=nulls):
         return None
     tools = payload.get("tools")
     if tools is None:
@@ -190,12 +190,13 @@ _NULLABLE_USUAL = ("max_completion_tokens", "max_tokens", "parallel_tool_calls",
 ``model``, ``tools`` and ``tool_choice`` as ``null`` are the general top level's."""
 
 
-def _read(payload: dict[str, Any], read: list[str], found: Usual, *, nulls: bool = False) -> bool:
+def _read(payload: dict[str, Any], read: list[str], found: Usual, noted: Reading, *, nulls: bool = False) -> bool:
     """Whether the client settings of ``payload`` named by ``read`` are read by the reader's own
     decoders (:func:`~chatcodec._providers.openai_chat.top_level_reading.read_settings`), into ``found``'s
     canonical top level and its bag of the reader's markers (also the canonical request's, as
-    the reader keeps them)."""
-    settings = read_settings(payload, read, nulls=nulls)
+    the reader keeps them; ``noted``: the conversion's reading, where a ``json_schema`` format's
+    decoder notes its schema for the writer)."""
+    settings = read_settings(payload, read, nulls=nulls, noted=noted)
     if settings is None:
         return False
     found.canonical.update(settings[0])

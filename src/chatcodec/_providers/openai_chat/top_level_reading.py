@@ -52,12 +52,13 @@ SETTINGS = frozenset(
 )
 """The settings read here beside the usual request's fields (and a ``temperature`` or ``top_p``
 that is an integer, which the reader reads as a float marked for its own writer): an o-series or
-gpt-5 client's ``reasoning_effort``, a JSON client's ``response_format`` (a ``json_schema`` one is
-the general top level's: its reading notes its schema for the writer in the conversion's reading)."""
+gpt-5 client's ``reasoning_effort``, a JSON client's ``response_format`` (a ``json_schema`` one,
+structured outputs, read with the conversion's reading, where its decoder notes the schema for the
+writer: :func:`read_settings`' ``noted``)."""
 
 
 def read_settings(
-    payload: dict[str, Any], keys: list[str], *, nulls: bool = False
+    payload: dict[str, Any], keys: list[str], *, nulls: bool = False, noted: Reading | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The canonical fields and the reader's bag of ``payload``'s settings named by ``keys`` (and
     the ``stream`` flag beside a ``stream_options``), read by the reader's decoders of those keys
@@ -67,7 +68,10 @@ def read_settings(
 
     ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_with_nulls`). The
     reader keeps such a field in its bag as it came (its decoders map nothing of a ``null``),
-    for a writer to report."""
+    for a writer to report.
+
+    ``noted``: the conversion's reading, where the decoder of a ``json_schema`` format notes its
+    schema for the writer (:func:`_schema_read`); without it such a format is the general top level's."""
     if nulls:
         copy = _with_nulls(payload, keys)
     else:
@@ -81,19 +85,35 @@ def read_settings(
             known = _BY_SHAPE.get(shape)
             return _read_by_shape(view, shape) if known is None else _as_known(known, view)
         copy = COMMON_REQUEST.validate({"messages": [], **view})
-    if copy is None or _noting_a_schema(copy.get("response_format")):
-        return None  # (a schema's reading is noted for the writer in the conversion's reading: the general top level's)
+    if copy is None:
+        return None
+    if _noting_a_schema(copy.get("response_format")):
+        return None if nulls or noted is None else _decoded(copy, nulls=False, context=_schema_read(noted))
     return _decoded(copy, nulls=nulls)
 
 
-def _decoded(copy: dict[str, Any], *, nulls: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """The reader's decoders of ``copy``'s keys run on it: the canonical fields and the bag; None
-    when one leaves a key unmapped (but a ``null``, with ``nulls``: kept first in the bag)."""
+def _schema_read(noted: Reading) -> DecodeContext:
+    """The context the decoders read a ``json_schema`` format in, as the reader's own has it when
+    its closed front took the body: ``closed`` (the schema is the front's copy, remembered by its
+    text) and the conversion's reading ``noted``, where the decoder notes whether the writer sends
+    the schema as it came (``openai_format_as_sent``) and how it looks (``note_for_writer``).
+    A body with a ``null`` beside it (maybe the full wire shapes' copy, not the front's) is the
+    general top level's."""
+    return DecodeContext(PROVIDER, closed=True, reading=noted)
+
+
+def _decoded(
+    copy: dict[str, Any], *, nulls: bool, context: DecodeContext | None = None
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The reader's decoders of ``copy``'s keys run on it (in ``context``, else :data:`_UNREAD`):
+    the canonical fields and the bag; None when one leaves a key unmapped (but a ``null``, with
+    ``nulls``: kept first in the bag)."""
     data: dict[str, Any] = {}
     bag: dict[str, Any] = {}
     mapped = ["messages"]
+    read_in = _UNREAD if context is None else context
     for decoder in decoders_for(copy):
-        mapped += decoder(copy, data, bag, _UNREAD)
+        mapped += decoder(copy, data, bag, read_in)
     if not set(mapped).issuperset(copy):
         if not nulls:
             return None
