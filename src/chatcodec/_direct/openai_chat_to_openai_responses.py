@@ -38,10 +38,10 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
     admit,
+    found_dialect,
     general_shape,
     read_result,
     read_user,
-    reasoned_general,
     without_name,
     write_directly,
 )
@@ -148,7 +148,7 @@ def write_items(  # noqa: PLR0915 - one loop
         ):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
-            if reasoned_general(message):
+            if not found_dialect(message):  # (the walk proved it one of the two)
                 items += _general_items(message, context, ("messages", index), proved)
             else:  # a client's dialect (dialect_turn): the reader's reading, the writer's rule
                 turn = decode_assistant(message, noted=noted)
