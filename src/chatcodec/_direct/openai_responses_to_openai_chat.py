@@ -74,6 +74,8 @@ from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
+from chatcodec._providers.openai_chat.assistant import encode_assistant
+from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
 from chatcodec._providers.openai_chat.messages import encode_assistant_message, encode_plain_message, result_content
 from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
@@ -421,7 +423,9 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             output = item["output"]
             if kept and len(item) != 3:  # its id and status, as the API lists input items: the bag's losses first
                 reported = OUTPUTS.get(tuple(item)) if None not in item.values() else None
-                for what, why, loss_kind in read_output(item) if reported is None else reported:
+                for what, why, loss_kind in (
+                    read_output(item, CHAT_KIT.report_foreign) if reported is None else reported
+                ):
                     context.losses.add(("messages", index, "content", result), what, why, loss_kind)
             if type(output) is not str:
                 output = result_content(
@@ -449,7 +453,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             if replayed_calls and len(item) != PLAIN_CALL:  # its id and status, as a model's output is replayed
                 reported = CALLS.get(tuple(item)) if None not in item.values() else None
                 if reported is None:
-                    reported = read_call(item)
+                    reported = read_call(item, CHAT_KIT.report_foreign)
                 place = len(calls) - 1 + (thinking.get(index, 0) if thinking else 0) + (turn["content"] is not None)
                 for what, why, loss_kind in reported:
                     context.losses.add(("messages", index, "content", place), what, why, loss_kind)
@@ -474,13 +478,13 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                 listed.append(turn)
             place = thinking.get(index, 0)
             thinking[index] = place + 1
-            for what, why, loss_kind in dropped_call(item):
+            for what, why, loss_kind in dropped_call(item, encode_assistant):
                 context.losses.add(("messages", index, "content", place), what, why, loss_kind)
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
             if kind is not None:  # a model's text replayed (admitted: one output_text, first in its turn)
-                replayed = replayed_text(item)
+                replayed = replayed_text(item, CHAT_KIT.report_foreign)
                 if replayed is None:
                     raise UnadmittedError
                 index += 1

@@ -14,12 +14,12 @@ are the replayed shapes of a model's message and reasoning (:func:`output_messag
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.kit.citations import report_message_citations
-from chatcodec._providers.openai_chat.assistant import encode_assistant
-from chatcodec._providers.openai_chat.markers import KIT as CHAT_KIT
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.markers import PROVIDER
@@ -39,14 +39,19 @@ class UnadmittedError(Exception):
 Reported = tuple[tuple[str, str, "LossKind"], ...]
 """The losses (what, why, kind) an item's bag gives at its part's place."""
 
-CALLS: dict[tuple[str, ...], Reported] = {}
-OUTPUTS: dict[tuple[str, ...], Reported] = {}
-_TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = {}
+Report: TypeAlias = "Callable[[LossRecorder, Any, Steps], object]"
+"""The Chat writer's report of a bag (its kit's ``report_foreign``), passed by the pair's pass:
+this module reads the Responses side and asks the writer only through what it is given."""
+
+CALLS: dict[tuple[str, ...], Reported] = forgotten_with_kits({})
+OUTPUTS: dict[tuple[str, ...], Reported] = forgotten_with_kits({})
+_TEXTS: dict[tuple[tuple[str, ...], tuple[str, ...]], Reported | None] = forgotten_with_kits({})
 """What a replayed item's bag gives, by the item's keys (and its part's, for a message): the
 Responses reader's ``decode_item`` (``split_fields``' bag, the fields no canonical field
 takes) and the Chat writer's ``report_foreign``, asked once per shape of item. A bag holds
 each unmapped field under its own key, so what is reported of it depends on the keys alone
-while no value is null (a null is a marker: such an item is read each time). Bounded: the
+while no value is null (a null is a marker: such an item is read each time), and on the writer
+kit's declarations (forgotten when a kit is made). Bounded: the
 admitted keys are a few (:func:`admitted`; a part's, :data:`TEXT_PART_KEYS`)."""
 TEXT_PART_KEYS = frozenset({"type", "text", "annotations", "logprobs"})
 """The keys of an ``output_text`` part whose message's shape is kept (its ``annotations`` and
@@ -54,10 +59,10 @@ TEXT_PART_KEYS = frozenset({"type", "text", "annotations", "logprobs"})
 marker, the same for every such part)."""
 
 
-def read_call(item: dict[str, Any]) -> Reported:
+def read_call(item: dict[str, Any], report: Report) -> Reported:
     """What a replayed function call item's bag gives, read (kept in :data:`CALLS` when no
-    value is null: :func:`write_messages` looks there first)."""
-    reported = _reported(decode_item(item)[0])
+    value is null: :func:`write_messages` looks there first; ``report``: the Chat writer's, :data:`Report`)."""
+    reported = _reported(decode_item(item)[0], report)
     if reported is None:  # a loss at another place than the part's: the canonical path's
         raise UnadmittedError
     if None not in item.values():
@@ -65,13 +70,13 @@ def read_call(item: dict[str, Any]) -> Reported:
     return reported
 
 
-def read_output(item: dict[str, Any]) -> Reported:
+def read_output(item: dict[str, Any], report: Report) -> Reported:
     """What a call output item's bag gives (its ``id`` and ``status``, as the API lists input
     items and SDKs replay them), read by the reader's ``decode_output`` (the output of a call of
     the input: no marker) and reported by the Chat writer's ``report_foreign``, as its
     ``_encode_result`` reports a result's bag before its content (kept in :data:`OUTPUTS`
     when no value is null: :func:`write_messages` looks there first)."""
-    reported = _reported(decode_output(item, (item["call_id"],)))
+    reported = _reported(decode_output(item, (item["call_id"],)), report)
     if reported is None:  # a loss at another place than the result's: the canonical path's
         raise UnadmittedError
     if None not in item.values():
@@ -79,7 +84,7 @@ def read_output(item: dict[str, Any]) -> Reported:
     return reported
 
 
-def replayed_text(item: dict[str, Any]) -> tuple[str, Reported] | None:
+def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] | None:
     """A typed message item's one text as the reader reads it (a text part holding the
     item's fields in its bag, which the Chat writer reports and writes as a text) and what
     its bag gives (None: a message of another shape)."""
@@ -97,7 +102,7 @@ def replayed_text(item: dict[str, Any]) -> tuple[str, Reported] | None:
             return first["text"], known
     read = decode_item(item)
     part = read[0]
-    found = _reported(part) if len(read) == 1 and _foreign_text(part) else None
+    found = _reported(part, report) if len(read) == 1 and _foreign_text(part) else None
     if shape is not None:
         _TEXTS[shape] = found
     return None if found is None else (part["text"], found)
@@ -160,22 +165,24 @@ def unanswered(hosted: set[str], items: list[dict[str, Any]]) -> bool:
     return not any(item.get("call_id") in hosted and item.get("type") not in ITEMS_KEPT_WHOLE for item in items)
 
 
-def dropped_call(item: dict[str, Any]) -> Reported:
+def dropped_call(item: dict[str, Any], encode_assistant: Callable[..., object]) -> Reported:
     """What the Chat writer reports of a hosted call the reader keeps whole in its turn (an
     opaque part OpenAI Chat cannot carry), at its part's place: read once (the reader's
     ``decode_item``, the writer's ``encode_assistant`` of a turn of that part alone), the same
-    for every such part (the writer names the part's provider, not what it holds)."""
-    if _DROPPED:
-        return _DROPPED[0]
+    for every such part (the writer names the part's provider, not what it holds; forgotten when
+    a kit is made). ``encode_assistant``: the Chat writer's, passed by the pair's pass."""
+    known = _DROPPED.get(None)
+    if known is not None:
+        return known
     capture = _Capture(_HERE)
     encode_assistant({"role": "assistant", "content": decode_item(item)}, None, capture, _HERE[:2])
     if capture.elsewhere or not capture.found:  # (any other answer: the canonical path's)
         raise UnadmittedError
-    _DROPPED.append(tuple(capture.found))
-    return _DROPPED[0]
+    _DROPPED[None] = found = tuple(capture.found)
+    return found
 
 
-_DROPPED: list[Reported] = []
+_DROPPED: dict[None, Reported] = forgotten_with_kits({})
 """What :func:`dropped_call` read (at most one entry)."""
 
 
@@ -286,10 +293,11 @@ class _Capture(LossRecorder):
         self.found.append((what, why, kind))
 
 
-def _reported(part: dict[str, Any]) -> Reported | None:
-    """What the Chat writer reports of ``part``'s bag (None: a loss at another place than the part's)."""
+def _reported(part: dict[str, Any], report: Report) -> Reported | None:
+    """What the Chat writer reports of ``part``'s bag by its ``report`` (None: a loss at another
+    place than the part's)."""
     capture = _Capture(_HERE)
-    CHAT_KIT.report_foreign(capture, part.get("provider_metadata"), _HERE)
+    report(capture, part.get("provider_metadata"), _HERE)
     return None if capture.elsewhere else tuple(capture.found)
 
 
