@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from chatcodec._codec_options import checked_options
 from chatcodec._codec_protocols import StreamDecoder, SupportsStreamDecoder
-from chatcodec._conversion import common_json, read_request_data, trace_source, write_request_data
-from chatcodec._direct.table import direct_path
+from chatcodec._conversion import common_json, direct_conversion, read_request_data, trace_source, write_request_data
 from chatcodec._errors import PayloadError
 from chatcodec._harness_roles import read_or_retry
 from chatcodec._losses import Loss, LossRecorder, OnLoss
@@ -281,8 +280,8 @@ def convert_request(
     (:mod:`chatcodec._conversion`): no canonical model is built."""
     writer = get_codec(target)  # before reading: an unknown target, or a typo in its options, is the caller's
     named = checked_options(target, options) if options else {}
-    if not named and not strict and not extra_fields:
-        direct = direct_path(source, target)  # the pair's one-pass path, for the shapes it admits
+    if not strict and not extra_fields:
+        direct = direct_conversion(source, target, named)  # the pair's one-pass path, for the shapes it admits
         given: Any = payload  # (a dict where asked below: ``cast`` is a call, made on every request)
         if direct is not None and given.__class__ is not dict and isinstance(given, _TEXTS):
             given = payload = _parsed(given, source)

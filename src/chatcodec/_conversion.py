@@ -14,6 +14,7 @@ from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._direct.table import DirectPath, direct_path
 from chatcodec._errors import ChatcodecError, CodecNotAvailableError
 from chatcodec._losses import LossRecorder
 from chatcodec._option_table import named_options
@@ -100,6 +101,15 @@ def common_json(text: str | bytes | bytearray, source: str) -> dict[str, Any] | 
     again); ``None`` otherwise (then parse it as :func:`~chatcodec._payloads.load_object` does)."""
     parse = getattr(get_codec(source), "common_json", None)
     return None if parse is None else cast("dict[str, Any] | None", parse(text))
+
+
+def direct_conversion(source: str, target: str, options: Mapping[str, Any] | None = None) -> DirectPath | None:
+    """The pair's direct path (:mod:`chatcodec._direct`) for a conversion whose writer takes
+    ``options``, None when there is none to take: the pair has no direct path (or they are
+    off), or options are named (the direct paths write with the writer's defaults alone, so
+    a conversion with options goes the canonical path). The direct path may still hand a body
+    of a shape it does not admit back (None): the canonical path converts it then."""
+    return None if options else direct_path(source, target)
 
 
 def write_request_data(

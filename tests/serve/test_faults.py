@@ -193,13 +193,13 @@ def test_a_body_above_the_limit_is_a_413_declared_or_chunked(fake: FakeUpstream)
 
 def test_a_large_body_is_converted_off_the_event_loop(fake: FakeUpstream, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
-    read = chatcodec.serve._steps.validate.read_request_data
+    convert = chatcodec.serve._steps.fit.directly_written  # the pair's direct path: the body is not read at step 4
 
-    def recording(*arguments: Any, **settings: Any) -> dict[str, Any]:
+    def recording(*arguments: Any, **settings: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return read(*arguments, **settings)
+        return convert(*arguments, **settings)
 
-    monkeypatch.setattr(chatcodec.serve._steps.validate, "read_request_data", recording)
+    monkeypatch.setattr(chatcodec.serve._steps.fit, "directly_written", recording)
     large = {**CHAT, "messages": [{"role": "user", "content": "x" * 2000}]}
     with proxy("openai-chat", "anthropic", fake.base, offload_bytes=1000) as origin:
         for body in (CHAT, large):

@@ -99,6 +99,7 @@ def test_an_unexpected_error_is_a_500_that_names_its_type_and_logs_where_not_wha
         raise UnicodeEncodeError("utf-8", SECRET_TEXT, 0, 1, "surrogates not allowed")
 
     monkeypatch.setattr(fit, "write_request_data", broken)
+    monkeypatch.setattr(fit, "directly_written", broken)  # the pair's direct path, which this request takes
     body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).encode()
     with (
         caplog.at_level(logging.INFO, logger="chatcodec.serve"),

@@ -161,18 +161,20 @@ class Telemetry:
     def requested(
         self,
         record: RequestRecord,
-        canonical: Mapping[str, Any],
+        canonical: Callable[[], Mapping[str, Any]],
         url: str,
         *,
         server: object = None,
         conversation: str | None = None,
         choices: int | None = None,
     ) -> None:
-        """The request's attributes, once it is routed and converted (``server``: the
-        compatible server the route's writer options name; ``conversation``: the caller's;
-        ``choices``: how many answers it asked for, as its front's edge read it)."""
+        """The request's attributes, once it is routed and converted (``canonical``: gives its
+        canonical data, asked only when a span wants it, as a request the direct path converted
+        is read for it then; ``server``: the compatible server the route's writer options name;
+        ``conversation``: the caller's; ``choices``: how many answers it asked for, as its
+        front's edge read it)."""
         if isinstance(record.span, RequestSpan):
-            record.span.requested(record, canonical, url, server=server, conversation=conversation, choices=choices)
+            record.span.requested(record, canonical(), url, server=server, conversation=conversation, choices=choices)
 
     def answered(self, record: RequestRecord, upstream: str, fields: Mapping[str, Any], identity: Identity) -> None:
         """A plain answer's attributes: ``fields``, the ``upstream``'s answer, read as

@@ -22,7 +22,7 @@ data, so a Claude signature the caller never saw is kept), and the body the call
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -177,8 +177,9 @@ class Answerer:
         """A kept answer as its caller got it (None: not kept, or another caller's)."""
         return None if self.store is None else await self.store.response(answer_id, owner)
 
-    def watch(self, prepared: Prepared, canonical: dict[str, Any]) -> StreamWatch | None:
-        """A reader of the stream that keeps its answer at the end (None: nothing to keep)."""
+    def watch(self, prepared: Prepared, canonical: Callable[[], dict[str, Any]]) -> StreamWatch | None:
+        """A reader of the stream that keeps its answer at the end (None: nothing to keep);
+        ``canonical`` gives the request as canonical data, asked for only then."""
         if not prepared.kept:
             return None
         return StreamWatch(self, prepared, canonical)
@@ -188,7 +189,7 @@ class StreamWatch:
     """Reads a stream both ways, to keep its answer: the canonical events (the answer as
     canonical data) and the stream written to the caller (its last event holds the body)."""
 
-    def __init__(self, answerer: Answerer, prepared: Prepared, canonical: dict[str, Any]) -> None:
+    def __init__(self, answerer: Answerer, prepared: Prepared, canonical: Callable[[], dict[str, Any]]) -> None:
         self._answerer = answerer
         self._prepared = prepared
         self._canonical = canonical
@@ -212,7 +213,7 @@ class StreamWatch:
                 if not answering.streamed_whole:  # its last event holds no output: the answer written whole
                     answer = self._written(response)
                 message = response["choices"][0]["message"]
-                found = self._answerer.to_keep(self._prepared, answer, self._canonical, message) or found
+                found = self._answerer.to_keep(self._prepared, answer, self._canonical(), message) or found
         return found
 
     def _written(self, response: dict[str, Any]) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def _converted(
     kept = message = None
     if fitted.answer.kept or server.keeps_thinking:
         message = decode_response(upstream, fields).choices[0].message.model_dump(mode="json", exclude_none=True)
-        kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical, message)
+        kept = server.answerer.to_keep(fitted.answer, converted, fitted.canonical.read(), message)
     server.telemetry.answered(record, upstream, fields, sent.identity)
     return rendered, kept, message, fields
 

@@ -13,16 +13,18 @@ the call signed; a large one on a worker thread (writing 7.6 MB takes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from anyio import to_thread
 
-from chatcodec._conversion import with_updates, write_request_data
+from chatcodec._conversion import direct_conversion, with_updates, write_request_data
 from chatcodec._errors import ChatcodecError
 from chatcodec._losses import Loss, LossRecorder
 from chatcodec._providers.contract.rules_applied import RulesApplied
+from chatcodec._registry import get_codec
 from chatcodec.serve import _kept_thinking as kept_thinking
 from chatcodec.serve._auth import upstream_key
 from chatcodec.serve._config import Route as UpstreamRoute
@@ -36,8 +38,8 @@ from chatcodec.serve._seals import check_unsealed
 from chatcodec.serve._secrets import Secrets, sent_secrets
 from chatcodec.serve._steps.authenticate import Admitted
 from chatcodec.serve._steps.record import TurnRecording, begun, own_model, replays
-from chatcodec.serve._steps.shared import Server
-from chatcodec.serve._steps.validate import Validated
+from chatcodec.serve._steps.shared import CanonicalData, Server
+from chatcodec.serve._steps.validate import Validated, read_later, traced
 from chatcodec.serve._upstream import UpstreamCall, sent_version, upstream_call, upstream_side
 
 
@@ -52,8 +54,9 @@ class Fitted:
     route: UpstreamRoute
     model: str
     """The model name sent upstream (after ``model_map``)."""
-    canonical: dict[str, Any]
-    """The request as canonical data, continued (what an answer kept is added to)."""
+    canonical: CanonicalData
+    """The request as canonical data, continued (what an answer kept is added to); read when
+    first asked where the direct path converted it."""
     outgoing: UpstreamCall
     """The upstream request: its URL, serialized body and signed headers."""
     secrets: Secrets
@@ -70,12 +73,15 @@ class Fitted:
 async def fitted(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> Fitted:
     """``validated`` continued from the store, written for its upstream and signed."""
     routed = validated.routed
-    answer = await _recalled(server, routed.answer, validated.canonical, routed.route.upstream, admitted)
+    if validated.canonical is not None:
+        answer = await _recalled(server, routed.answer, validated.canonical, routed.route.upstream, admitted)
+    else:  # (no store: nothing to recall, :func:`~.validate.direct_route`)
+        answer = routed.answer
     write = partial(_written, server, validated, answer, admitted, record)
     fit = await to_thread.run_sync(write) if routed.size > server.config.offload_bytes else write()
     server.telemetry.requested(
         record,
-        fit.canonical,
+        fit.canonical.read,
         fit.route.url,
         server=server.writer_options(fit.route).get("server"),
         conversation=fit.call.conversation or answer.parent,  # or the answer it continues
@@ -114,25 +120,83 @@ def _written(
 ) -> Fitted:
     routed, canonical = validated.routed, validated.canonical
     route, call = routed.route, answer.call
-    server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
-    record.losses = list(validated.losses)  # in an error answer's header too, from here on
+    before = validated.losses
+    record.losses = list(before)  # in an error answer's header too, from here on
     replay = server.turns is not None and call.stream and replays(server, route, server.config.api)
     stream = call.stream and not replay
     try:
-        refuse_unless_allowed(validated.losses, server.config.loss_policy, route.upstream)
-        sent = canonical
-        if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
-            sent = unsigned_request(canonical, own_signature(server.config.api))
-        body, losses, version = written(server, sent, routed.model, route, stream=stream, version=routed.version)
+        refuse_unless_allowed(before, server.config.loss_policy, route.upstream)
+        if canonical is None:  # step 4 left it unread (:func:`~.validate.direct_route`)
+            given = _given(validated.payload, routed.model, stream)
+            direct = directly_written(server, given, route, routed.version)
+            if direct is not None:
+                body, losses, version = direct
+                record.losses = [*before, *losses]
+                return _sent(
+                    server,
+                    validated,
+                    answer,
+                    admitted,
+                    record,
+                    body=body,
+                    version=version,
+                    stream=stream,
+                    replay=replay,
+                )
+            canonical, read, before = read_later(server, validated, validated.payload)  # the pair's shape is none
+            record.losses = list(before)  # the direct path admits: the canonical path's, as the library's
+            refuse_unless_allowed(before, server.config.loss_policy, route.upstream)
+            body, losses, version = written(
+                server, canonical, routed.model, route, stream=stream, version=routed.version, read=read
+            )
+        else:
+            server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
+            sent = canonical
+            if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
+                sent = unsigned_request(canonical, own_signature(server.config.api))
+            body, losses, version = written(server, sent, routed.model, route, stream=stream, version=routed.version)
     except LossRefusalError as refusal:
-        record.losses = [*validated.losses, *(loss for loss in refusal.losses if loss not in validated.losses)]
+        record.losses = [*before, *(loss for loss in refusal.losses if loss not in before)]
         raise
-    record.losses = [*validated.losses, *losses]
+    record.losses = [*before, *losses]
     if validated.sealed and server.config.validate:
         check_unsealed(route.upstream, body)
+    return _sent(
+        server,
+        validated,
+        answer,
+        admitted,
+        record,
+        body=body,
+        version=version,
+        stream=stream,
+        replay=replay,
+        read=canonical,
+    )
+
+
+def _sent(
+    server: Server,
+    validated: Validated,
+    answer: answering.Prepared,
+    admitted: Admitted,
+    record: RequestRecord,
+    *,
+    body: dict[str, Any],
+    version: str | None,
+    stream: bool,
+    replay: bool,
+    read: dict[str, Any] | None = None,
+) -> Fitted:
+    """The written ``body`` asking for the token ids of a recorded turn, and signed; ``read``:
+    the canonical data it was written from (None: the direct path's, read if a step asks)."""
+    routed = validated.routed
+    route = routed.route
     recording = None
-    if server.turns is not None:  # the turn recorded (--record): the upstream asked for its token ids
-        recording = begun(server, canonical, route, routed.model, admitted.headers, record=record, stream=stream)
+    if (
+        server.turns is not None and read is not None
+    ):  # the turn recorded (--record): the upstream asked for its token ids
+        recording = begun(server, read, route, routed.model, admitted.headers, record=record, stream=stream)
         body = recording.asking(body)
     outgoing = upstream_call(
         route.upstream,
@@ -145,18 +209,74 @@ def _written(
         version=version,
     )
     record.secrets = secrets = sent_secrets(outgoing.headers, (admitted.key,))
-    return Fitted(call, answer, route, routed.model, canonical, outgoing, secrets, recording, replay, stream)
+    reading = CanonicalData(read, None if read is not None else partial(_read_when_asked, server, validated, stream))
+    return Fitted(answer.call, answer, route, routed.model, reading, outgoing, secrets, recording, replay, stream)
+
+
+def _given(payload: Mapping[str, Any], model: str, stream: bool) -> dict[str, Any]:
+    """The front's body with the model sent upstream and the stream flag, as :func:`written`
+    sets them on canonical data, for the direct path to convert."""
+    given = {**payload, "model": model}
+    if stream:
+        given["stream"] = True
+    else:
+        given.pop("stream", None)
+    return given
+
+
+def _read_when_asked(server: Server, validated: Validated, stream: bool) -> dict[str, Any]:
+    """The canonical data of a request the direct path converted, for a step that asks (a
+    telemetry span): read as step 4 reads it, with what :func:`written` sets on it."""
+    canonical = read_later(server, validated, validated.payload)[0]
+    return with_updates(canonical, {"model": validated.routed.model, "stream": True if stream else None})
+
+
+def directly_written(
+    server: Server, given: dict[str, Any], route: UpstreamRoute, version: str | None
+) -> tuple[dict[str, Any], list[Loss], str | None] | None:
+    """The upstream body of ``given`` (:func:`_given`) by the library's direct path for the
+    pair, its losses settled by ``--on-loss`` and the API version to send it with (the
+    writer's default, as it writes with no option: :func:`~chatcodec.serve._upstream.sent_version`);
+    None when the pair has no direct path for the route's writer options and API ``version``
+    named, or it does not admit the body's shape, or refuses it (the canonical path then
+    converts it, or refuses it in its own words)."""
+    options = server.writer_options(route)
+    if version is not None:  # (the direct paths write under the writer's default version)
+        options = {**options, "api_version": version}
+    convert = direct_conversion(server.config.api, route.upstream, options)
+    if convert is None:
+        return None
+    recorder = LossRecorder()
+    try:
+        body = convert(given, recorder, get_codec(route.upstream))
+    except (ChatcodecError, ValueError):
+        return None
+    if body is None:
+        return None
+    losses = settled(recorder, server.config.loss_policy, route.upstream)
+    return body, losses, sent_version(route.upstream, None, None, options)
 
 
 def written(
-    server: Server, canonical: dict[str, Any], model: str, route: UpstreamRoute, *, stream: bool, version: str | None
+    server: Server,
+    canonical: dict[str, Any],
+    model: str,
+    route: UpstreamRoute,
+    *,
+    stream: bool,
+    version: str | None,
+    read: object = None,
 ) -> tuple[dict[str, Any], list[Loss], str | None]:
     """The upstream body, its losses and the API version to send it with: the model and stream
     flag set on ``canonical``, the upstream's writer under the rules of the API ``version`` named
     (none named: the version the writer chose, as the library's writer chooses for the same
-    request, :func:`~chatcodec.serve._upstream.sent_version`), its losses settled by ``--on-loss``."""
+    request, :func:`~chatcodec.serve._upstream.sent_version`), its losses settled by ``--on-loss``.
+    ``read``: the body ``canonical`` was read from, where the losses are named at their place in
+    it, as the library's conversion and the direct path name them (:func:`~.validate.traced`)."""
     with_updates(canonical, {"model": model, "stream": True if stream else None})
     recorder = LossRecorder()
+    if read is not None:
+        traced(recorder, server, read, canonical)
     applied = RulesApplied()
     options = server.writer_options(route)
     try:

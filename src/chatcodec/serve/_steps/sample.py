@@ -88,7 +88,7 @@ async def prepared(server: Server, validated: Validated, admitted: Admitted, rec
 
 
 def _prepared(server: Server, validated: Validated, admitted: Admitted, record: RequestRecord) -> RenderedCall:
-    routed, canonical = validated.routed, validated.canonical
+    routed, canonical = validated.routed, _read(validated)
     prompts = _prompts(server)
     session = session_of(admitted.headers, record.request_id)
     record.losses = list(validated.losses)
@@ -147,7 +147,7 @@ async def answered(server: Server, call: RenderedCall, record: RequestRecord) ->
     front = server.config.api
     options = routed.answer.call.options
     codec, recorder = get_codec(front), LossRecorder()
-    ids_asked = returned_ids.asked(call.validated.canonical, front)  # the harness's own return_token_ids
+    ids_asked = returned_ids.asked(_read(call.validated), front)  # the harness's own return_token_ids
     if routed.answer.call.stream:
         wire = codec.encode_stream(events_from_response(answer), recorder, options=options)
         wire = returned_ids.on_stream(wire, front, call.prompt.ids, sampled_ids) if ids_asked else wire
@@ -180,7 +180,7 @@ def _answer(
 ) -> tuple[ChatResponse, list[int]]:
     """The canonical answer in the token server's ``fields`` (its ids parsed with the
     template's parser), and the sampled ids."""
-    routed, canonical = call.validated.routed, call.validated.canonical
+    routed, canonical = call.validated.routed, _read(call.validated)
     try:
         taken = upstream.read(fields)
     except ValueError as error:
@@ -212,3 +212,11 @@ def _answer(
     # for an upstream body without them (nothing for a writer to invent and report)
     answer = ChatResponse.model_validate(Identity(f"chatcodec-{record.request_id}", routed.model).fill(made))
     return answer, taken.completion_ids
+
+
+def _read(validated: Validated) -> dict[str, Any]:
+    """Step 4's canonical data: a token upstream's request is always read there
+    (:func:`~.validate.direct_route`)."""
+    if validated.canonical is None:
+        raise RuntimeError("a token upstream's request was left unread for the direct path")
+    return validated.canonical

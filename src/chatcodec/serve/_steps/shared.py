@@ -7,6 +7,7 @@ outer lifespan), before the first request that needs it (:meth:`Server.ready`)."
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -136,6 +137,25 @@ class Server:
     def writer_options(self, route: UpstreamRoute) -> dict[str, object]:
         """The upstream writer options of ``route`` (one of the config's)."""
         return self._writer_options[id(route)]
+
+
+class CanonicalData:
+    """A request's canonical data, given, or read when a step first asks (one converted by the
+    library's direct path is not read as canonical data unless a step needs it: a span's
+    attributes). Here, not in a step, so a later step asks without calling back into one."""
+
+    __slots__ = ("_data", "_read")
+
+    def __init__(self, data: dict[str, Any] | None, read: Callable[[], dict[str, Any]] | None = None) -> None:
+        self._data = data
+        self._read = read
+
+    def read(self) -> dict[str, Any]:
+        """The data (read now, once, where it was not given)."""
+        if self._data is None:
+            assert self._read is not None, "data not given comes with its reading"
+            self._data = self._read()
+        return self._data
 
 
 def _token_prompts(config: ServeConfig, tokenizer: object) -> TokenPrompts | None:

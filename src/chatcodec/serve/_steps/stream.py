@@ -245,7 +245,7 @@ class StreamGathering:
         self._server = server
         self._prepared = fitted.answer
         self._record = record
-        self._watch = server.answerer.watch(fitted.answer, fitted.canonical)
+        self._watch = server.answerer.watch(fitted.answer, fitted.canonical.read)
         self._events = StreamAccumulator() if server.keeps_thinking else None
         self._handed = False
 
