@@ -66,16 +66,17 @@ async def _spent(app: Any, path: str, body: dict[str, Any], calls: int) -> float
     scope["headers"] = [header for header in scope["headers"] if header[0] != b"content-length"]
     scope["headers"].append((b"content-length", str(len(raw)).encode()))
     times: list[float] = []
+    status: list[int] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": raw, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            status.append(message["status"])
+
     for index in range(2 * calls):
-        status: list[int] = []
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": raw, "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                status.append(message["status"])
-
+        status.clear()
         started = time.process_time()
         await app(dict(scope), receive, send)
         spent = time.process_time() - started
