@@ -9,11 +9,13 @@ job whose input is the previous step's record (:mod:`chatcodec.serve._app` only 
 3. :mod:`.route`: the model mapped and checked, its upstream chosen, what the route cannot
    take refused, the upstream API version chosen (:class:`~.route.Routed`);
 4. :mod:`.validate`: seals checked, the request read as canonical data (strictly under
-   ``--validate``, against the routed upstream's turn order: so it follows the route)
+   ``--validate``, against the routed upstream's turn order: so it follows the route), or
+   left unread where no step needs it (:func:`~.validate.direct_route`)
    (:class:`~.validate.Validated`);
 5. :mod:`.fit`: what the store keeps for it put back (the conversation it continues, the
-   thinking its client dropped), written for the upstream, its losses settled, the call
-   signed (:class:`~.fit.Fitted`);
+   thinking its client dropped), written for the upstream (an unread one by the pair's
+   direct path, as the library converts it), its losses settled, the call signed
+   (:class:`~.fit.Fitted`);
 6. :mod:`.send`: the upstream called; its error answer refused in the front's shape
    (:class:`~.send.Sent`);
 7. :mod:`.answer` (a plain answer converted) or :mod:`.stream` (a stream relayed as it

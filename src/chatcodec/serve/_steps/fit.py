@@ -5,7 +5,8 @@ thinking its client dropped (:mod:`chatcodec.serve._kept_thinking`). A store tha
 here is a 503 for a continued answer (nothing was sent upstream: the caller may try
 again) and nothing for thinking (the request goes on as the client sent it; the upstream
 says whether it needed it). Then the body is written by the upstream's writer under the
-rules of the API version sent, its losses settled by ``--on-loss``
+rules of the API version sent (a request step 4 left unread, by the pair's direct path as
+the library's conversion writes it, :func:`directly_written`), its losses settled by ``--on-loss``
 (:mod:`chatcodec.serve._request_losses`), a body shaped by a seal checked under
 ``--validate``, the token ids asked for where the turn is recorded (:mod:`.record`), and
 the call signed; a large one on a worker thread (writing 7.6 MB takes
@@ -118,47 +119,11 @@ async def _recalled(
 def _written(
     server: Server, validated: Validated, answer: answering.Prepared, admitted: Admitted, record: RequestRecord
 ) -> Fitted:
-    routed, canonical = validated.routed, validated.canonical
-    route, call = routed.route, answer.call
-    before = validated.losses
-    record.losses = list(before)  # in an error answer's header too, from here on
+    route, call = validated.routed.route, answer.call
+    record.losses = list(validated.losses)  # in an error answer's header too, from here on
     replay = server.turns is not None and call.stream and replays(server, route, server.config.api)
     stream = call.stream and not replay
-    try:
-        refuse_unless_allowed(before, server.config.loss_policy, route.upstream)
-        if canonical is None:  # step 4 left it unread (:func:`~.validate.direct_route`)
-            given = _given(validated.payload, routed.model, stream)
-            direct = directly_written(server, given, route, routed.version)
-            if direct is not None:
-                body, losses, version = direct
-                record.losses = [*before, *losses]
-                return _sent(
-                    server,
-                    validated,
-                    answer,
-                    admitted,
-                    record,
-                    body=body,
-                    version=version,
-                    stream=stream,
-                    replay=replay,
-                )
-            canonical, read, before = read_later(server, validated, validated.payload)  # the pair's shape is none
-            record.losses = list(before)  # the direct path admits: the canonical path's, as the library's
-            refuse_unless_allowed(before, server.config.loss_policy, route.upstream)
-            body, losses, version = written(
-                server, canonical, routed.model, route, stream=stream, version=routed.version, read=read
-            )
-        else:
-            server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
-            sent = canonical
-            if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
-                sent = unsigned_request(canonical, own_signature(server.config.api))
-            body, losses, version = written(server, sent, routed.model, route, stream=stream, version=routed.version)
-    except LossRefusalError as refusal:
-        record.losses = [*before, *(loss for loss in refusal.losses if loss not in before)]
-        raise
-    record.losses = [*before, *losses]
+    body, version, canonical = _converted(server, validated, answer, record, stream)
     if validated.sealed and server.config.validate:
         check_unsealed(route.upstream, body)
     return _sent(
@@ -173,6 +138,45 @@ def _written(
         replay=replay,
         read=canonical,
     )
+
+
+def _converted(
+    server: Server, validated: Validated, answer: answering.Prepared, record: RequestRecord, stream: bool
+) -> tuple[dict[str, Any], str | None, dict[str, Any] | None]:
+    """The upstream body, the API version it is sent with and the canonical data it was written
+    from (None: the direct path converted it), its losses in ``record`` (all of them, for
+    ``--on-loss error``'s refusal too). A request step 4 left unread (:func:`~.validate.direct_route`)
+    goes the pair's direct path where it admits it, else the canonical path as the library's
+    conversion goes it (its losses named in the caller's body)."""
+    routed = validated.routed
+    route, before, policy = routed.route, validated.losses, server.config.loss_policy
+    canonical = validated.canonical
+    try:
+        refuse_unless_allowed(before, policy, route.upstream)
+        read = None
+        if canonical is None:
+            direct = directly_written(server, _given(validated.payload, routed.model, stream), route, routed.version)
+            if direct is not None:
+                body, losses, version = direct
+                record.losses = [*before, *losses]
+                return body, version, None
+            canonical, read, before = read_later(server, validated, validated.payload)
+            record.losses = list(before)
+            refuse_unless_allowed(before, policy, route.upstream)
+            sent = canonical
+        else:
+            server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
+            sent = canonical
+            if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
+                sent = unsigned_request(canonical, own_signature(server.config.api))
+        body, losses, version = written(
+            server, sent, routed.model, route, stream=stream, version=routed.version, read=read
+        )
+    except LossRefusalError as refusal:
+        record.losses = [*before, *(loss for loss in refusal.losses if loss not in before)]
+        raise
+    record.losses = [*before, *losses]
+    return body, version, canonical
 
 
 def _sent(
@@ -193,9 +197,7 @@ def _sent(
     routed = validated.routed
     route = routed.route
     recording = None
-    if (
-        server.turns is not None and read is not None
-    ):  # the turn recorded (--record): the upstream asked for its token ids
+    if server.turns is not None and read is not None:  # the turn recorded (--record): its token ids asked for
         recording = begun(server, read, route, routed.model, admitted.headers, record=record, stream=stream)
         body = recording.asking(body)
     outgoing = upstream_call(
