@@ -142,3 +142,36 @@ def test_a_configuration_that_needs_canonical_data_takes_the_canonical_route(mon
     assert taken == []
     assert asyncio.run(run()) == 200
     assert len(taken) == 1  # the same request, where nothing needs its canonical data
+
+
+@pytest.mark.parametrize(("source", "target"), [pair for pair in PAIRS if pair[1] in ANSWERS])
+def test_a_span_reads_the_request_the_direct_path_converted_as_the_canonical_route_read_it(
+    source: str, target: str
+) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    body = feature_shapes.body(
+        source, "anthropic" if source == "openai-chat" else "openai-chat", 3, feature_shapes.AGENT
+    )
+    body.pop("stream", None)
+
+    async def attributes() -> dict[str, object]:
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        config = ServeConfig(api=source, upstream=target, upstream_url="http://u.invalid", otel=True, otel_content=True)
+        client = httpx.AsyncClient(transport=httpx.MockTransport(Upstream(target)))
+        app = create_app(config, client=client, tracer_provider=provider)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as caller:
+            answer = await caller.post(PATHS[source], json=body, headers={"authorization": "Bearer k"})
+        assert answer.status_code == 200
+        (span,) = exporter.get_finished_spans()
+        found = dict(span.attributes or {})
+        return {key: value for key, value in found.items() if "id" not in key.split(".")[-1]}
+
+    direct = asyncio.run(attributes())
+    assert any(key.startswith("gen_ai.input") for key in direct)  # the request's messages, read for the span
+    with canonical_only():
+        assert asyncio.run(attributes()) == direct
