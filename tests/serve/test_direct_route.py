@@ -175,3 +175,46 @@ def test_a_span_reads_the_request_the_direct_path_converted_as_the_canonical_rou
     assert any(key.startswith("gen_ai.input") for key in direct)  # the request's messages, read for the span
     with canonical_only():
         assert asyncio.run(attributes()) == direct
+
+
+def test_a_loss_is_named_in_the_callers_body_whichever_route_converts_it() -> None:
+    """Anthropic's top-level ``system`` is no message of the caller's, but the canonical request's
+    first: the text's citations OpenAI Chat cannot carry are the caller's ``messages[1]`` on the
+    direct route and on the canonical route a server's options send it (``--validate``, a writer
+    option, a store that puts nothing back), as the library's conversion names them."""
+    citation = {
+        "type": "char_location",
+        "cited_text": "x",
+        "document_index": 0,
+        "document_title": "a",
+        "start_char_index": 0,
+    }
+    text = {"type": "text", "text": "ok", "citations": [{**citation, "end_char_index": 1}]}
+    body = {
+        "model": "m",
+        "max_tokens": 10,
+        "system": "Be brief.",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": [text]},
+            {"role": "user", "content": "go"},
+        ],
+    }
+
+    async def losses(**settings: Any) -> str:
+        upstream = Upstream("openai-chat")
+        config = ServeConfig(api="anthropic", upstream="openai-chat", upstream_url="http://u.invalid", **settings)
+        app = create_app(config, client=httpx.AsyncClient(transport=httpx.MockTransport(upstream)))
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://proxy") as caller:
+            answer = await caller.post("/v1/messages", json=body, headers={"x-api-key": "k"})
+        assert answer.status_code == 200, answer.text
+        return answer.headers["chatcodec-losses"]
+
+    named = asyncio.run(losses())
+    assert "$.messages[1].content[0]: anthropic data ['citations']" in named
+    for settings in (
+        {"validate": True},
+        {"options": {"include_usage": True}},
+        {"store": "memory", "keep_thinking": False},
+    ):
+        assert asyncio.run(losses(**settings)) == named, settings

@@ -167,6 +167,8 @@ def _converted(
         else:
             server.answerer.continued(answer, canonical)  # the kept conversation of the answer it continues
             sent = canonical
+            if not answer.history and not server.keeps_thinking:  # its messages the caller's, as sent
+                read = validated.read
             if server.turns is not None and own_model(server, route):  # the front's mark on its own model's reasoning
                 sent = unsigned_request(canonical, own_signature(server.config.api))
         body, losses, version = written(

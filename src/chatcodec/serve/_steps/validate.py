@@ -46,6 +46,10 @@ class Validated:
     """Whether it brought sealed reasoning this server wrote."""
     payload: Mapping[str, Any]
     """The call's body as read (its seals checked)."""
+    read: object = None
+    """The body ``canonical`` was read from (a harness's roles read as canonical ones), where
+    step 5 names the losses it writes, as the library's conversion names them (:func:`traced`);
+    None where step 4 left the request unread."""
 
 
 async def validated(server: Server, routed: Routed) -> Validated:
@@ -65,8 +69,8 @@ def _validated(server: Server, routed: Routed) -> Validated:
     if direct_route(server, routed):  # read only if a later step asks (:func:`read_later`)
         return Validated(routed, None, losses, sealed, payload)
     recorder = LossRecorder()
-    canonical = read_canonical(server, payload, routed.route, recorder)
-    return Validated(routed, canonical, [*losses, *recorder.losses], sealed, payload)
+    canonical, read = _read_canonical(server, payload, routed.route, recorder)
+    return Validated(routed, canonical, [*losses, *recorder.losses], sealed, payload, read)
 
 
 def direct_route(server: Server, routed: Routed) -> bool:
