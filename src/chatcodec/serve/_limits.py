@@ -130,12 +130,15 @@ class EventSizeCheck:
             raise StreamError(f"an upstream event is larger than this server's limit of {self.limit} bytes")
 
 
-def json_object(raw: bytes) -> dict[str, Any]:
+def json_object(raw: bytes, *, numbers_read: bool = False) -> dict[str, Any]:
     """A request body parsed, or a 400 when it is not one JSON object: not JSON, nested
     deeper than :data:`NESTING_LIMIT`, or holding what no encoder writes back (a lone
     surrogate escape such as ``"\\ud83d"``, a client cutting an emoji in two; ``NaN``; a
     number out of range). The error says where (a JSON path, a line and column), never
-    what the body holds."""
+    what the body holds. ``numbers_read``: the caller reads every number of the body by the
+    library's readers, which refuse one out of range (``1e999``, parsed as infinity) where
+    they read it, with its path: not looked for here, where it would take writing the whole
+    body out again (``NaN`` and ``Infinity`` the parser refuses either way)."""
     try:
         payload: object = pydantic_core.from_json(raw, allow_inf_nan=False)
     except ValueError as error:
@@ -143,7 +146,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
             raise RefusalError(400, f"the request body is nested deeper than {NESTING_LIMIT} levels") from None
         payload = _read_exactly(raw)  # the reader that names the path of what it refuses
     else:
-        found = unwritable_number(payload)
+        found = None if numbers_read else unwritable_number(payload)
         if found is not None:
             raise RefusalError(400, f"the request body cannot be read: {found[0]} at {found[1]}")
     fields = as_dict(payload)

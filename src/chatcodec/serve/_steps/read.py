@@ -45,7 +45,7 @@ async def read(server: Server, request: Request, record: RequestRecord) -> ReadC
 
 
 def _parsed(server: Server, raw: bytes, target: str | None, query: Mapping[str, str]) -> answering.Prepared:
-    fields = json_object(raw)
+    fields = json_object(raw, numbers_read=True)  # read by the front's reader or the conversion
     try:
         call = read_call(server.config.api, fields, target, query)
     except FrontError as error:
