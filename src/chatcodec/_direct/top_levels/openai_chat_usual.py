@@ -16,7 +16,9 @@ rules of each field, each called where it lives. Any other body goes the general
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import isfinite
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
@@ -30,9 +32,11 @@ from chatcodec._direct.openai_chat_source import (
 )
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.kit.remembered_tools import NO_REPORT
+from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
+from chatcodec._providers.openai_chat.settings import EFFORTS
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
@@ -75,12 +79,14 @@ class Usual:
     writing reported: ``report``, reported again where the pair writes them) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("bag", "canonical", "read", "report", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "kept", "read", "report", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
         self.rules = rules
         self.bag: dict[str, Any] = {}
+        self.kept: Mapping[str, Any] = NOTHING_KEPT
+        """OpenRouter's objects beside the usual fields, which the reader keeps whole (:func:`usual_kept`)."""
         self.written: list[dict[str, Any]] | None = None
         self.report: Report = NO_REPORT
         self.read: list[dict[str, Any]] | None = None
@@ -297,3 +303,37 @@ def _flat(value: dict[Any, Any]) -> bool:
 
 _SCALARS = frozenset({str, int, bool})
 """The classes of a value :func:`kept_beside` takes in a kept object."""
+
+
+NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
+"""What the usual request's bag holds beside its settings: nothing (a body of the usual fields alone)."""
+
+
+def usual_kept(
+    payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object
+) -> Usual | None:
+    """:func:`usual` of ``payload`` without OpenRouter's objects the reader keeps whole
+    (:func:`kept_beside`), those kept on the answer (``kept``); None for any other body, and for
+    one with an SDK dump's nulls beside them (the reader's bag then in the general top level's order)."""
+    split = kept_beside(payload)
+    if split is None:
+        return usual(payload, writer, noted, role=role, write_tools=write_tools)
+    if None in payload.values():
+        return None
+    found = usual(split[0], writer, noted, role=role, write_tools=write_tools)
+    if found is not None:
+        found.kept = split[1]
+    return found
+
+
+def read_kept(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mapping[str, Any]:
+    """OpenRouter's ``reasoning`` object of ``kept`` read as the reader reads it (its decoder,
+    ``read_reasoning_object``, into ``canonical``); the fields kept beside the usual request then,
+    with what the decoder keeps in the reader's bag in its place (``exclude: true``, its marker),
+    as the reader's bag holds them: what the writer's kit claims (:func:`claim_bag`)."""
+    data: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    if not read_reasoning_object(dict(kept), data, bag, EFFORTS):
+        return kept  # nothing of it read: kept whole, reported
+    canonical["reasoning"] = data["reasoning"]
+    return {**{key: value for key, value in kept.items() if key != "reasoning"}, **bag}
