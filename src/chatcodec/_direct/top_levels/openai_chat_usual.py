@@ -22,18 +22,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
+    EFFORTS,
     SETTINGS,
     SOURCE,
     UnadmittedError,
     front_tools,
     in_own_ranges,
+    read_reasoning_object,
     read_settings,
     tools_written_whole,
 )
 from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.kit.remembered_tools import NO_REPORT
-from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
-from chatcodec._providers.openai_chat.settings import EFFORTS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
