@@ -67,7 +67,7 @@ def reasoned_turn(message: dict[str, Any], index: int, context: AnthropicContext
     if found is None:
         return None
     at = ("messages", index)
-    blocks = [_as_came(detail) for detail in message[DETAILS]]
+    blocks = list(map(_as_came, message[DETAILS]))  # (a map: a comprehension's frame a turn cost more)
     if found:  # (the thinking parts' reports, as the rules gave them on the proving turn)
         context.losses.repeat(found, at)
     return {"role": "assistant", "content": _said(message, blocks, at, context)}

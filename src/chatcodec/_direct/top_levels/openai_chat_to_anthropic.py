@@ -33,7 +33,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept, usual_kept
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
+from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -66,8 +67,8 @@ Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
     """``payload`` proved the usual agent request for this pair's built-in writer
     (:func:`~.openai_chat_usual.usual`), OpenRouter's ``reasoning`` and ``usage`` beside it kept
-    on the answer (:func:`~.openai_chat_usual.usual_kept`); None for any other."""
-    return usual_kept(payload, writer, noted, role=anthropic_tools, write_tools=write_tools)
+    on the answer (``kept``); None for any other."""
+    return usual_request(payload, writer, noted, role=anthropic_tools, write_tools=write_tools)
 
 
 def begin(

@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept, usual_kept
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
+from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
@@ -49,9 +50,9 @@ TARGET = "openai-responses"
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual, Mapping[str, Any]] | None:
     """``payload`` proved the usual agent request for this pair's built-in writer
     (:func:`~.openai_chat_usual.usual`), beside the fields of it the reader keeps in its bag
-    (OpenRouter's ``reasoning`` and ``usage``: :func:`~.openai_chat_usual.usual_kept`; none for
+    (OpenRouter's ``reasoning`` and ``usage``: :func:`~.openai_chat_usual.kept_beside`; none for
     most); None for any other."""
-    found = usual_kept(payload, writer, noted, role=responses_tools, write_tools=write_tools)
+    found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
     return None if found is None else (found, found.kept)
 
 

@@ -86,7 +86,7 @@ class Usual:
         self.rules = rules
         self.bag: dict[str, Any] = {}
         self.kept: Mapping[str, Any] = NOTHING_KEPT
-        """OpenRouter's objects beside the usual fields, which the reader keeps whole (:func:`usual_kept`)."""
+        """OpenRouter's objects beside the usual fields, which the reader keeps whole (:func:`kept_beside`)."""
         self.written: list[dict[str, Any]] | None = None
         self.report: Report = NO_REPORT
         self.read: list[dict[str, Any]] | None = None
@@ -120,7 +120,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     written before by ``write_tools`` (the pair's writing of them, the memory's key), else
     recalled, else checked by the front itself and read by the reader into ``noted``), for a
     built-in ``writer`` (its own tools ``role``: a kit in the built-in's place writes its own
-    way), its rules kept for the target rules; None for any other, with nothing recorded."""
+    way), its rules kept for the target rules, OpenRouter's objects beside them on the answer
+    (``kept``: :func:`kept_beside`); None for any other, with nothing recorded."""
     if not isinstance(writer, ProviderCodec) or writer.tools is not role:
         return None
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
@@ -129,8 +130,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         settings = _SETTINGS_OF.get(keys)
         if settings is None:
             settings = _settings_of(keys)
-        if not settings:
-            return None
+        if not settings:  # OpenRouter's objects beside the usual fields, or a field it does not hold
+            return None if KEPT_WHOLE.isdisjoint(payload) else _kept(payload, writer, noted, role, write_tools)
         read = list(settings)
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
@@ -309,16 +310,12 @@ NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
 """What the usual request's bag holds beside its settings: nothing (a body of the usual fields alone)."""
 
 
-def usual_kept(
-    payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object
-) -> Usual | None:
+def _kept(payload: dict[str, Any], writer: Codec, noted: Reading, role: object, write_tools: object) -> Usual | None:
     """:func:`usual` of ``payload`` without OpenRouter's objects the reader keeps whole
     (:func:`kept_beside`), those kept on the answer (``kept``); None for any other body, and for
     one with an SDK dump's nulls beside them (the reader's bag then in the general top level's order)."""
     split = kept_beside(payload)
-    if split is None:
-        return usual(payload, writer, noted, role=role, write_tools=write_tools)
-    if None in payload.values():
+    if split is None or None in payload.values():
         return None
     found = usual(split[0], writer, noted, role=role, write_tools=write_tools)
     if found is not None:
