@@ -1,5 +1,5 @@
 """The usual OpenAI Chat request with OpenRouter's own ``reasoning`` and ``usage`` objects beside
-it, into Responses (issue 107): the reader keeps ``usage`` in its bag unread and reads
+it, into Responses and into Anthropic (issue 107): the reader keeps ``usage`` in its bag unread and reads
 ``reasoning`` into canonical reasoning by its own decoder (what it does not read kept in the
 bag), and the writer reports that bag before it writes the input, so the direct top level
 writes the usual request, the reasoning by the writer's ``encode_settings``, and reports the
@@ -18,12 +18,13 @@ from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct import openai_chat_to_openai_responses
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only
 from chatcodec._direct.top_levels.openai_chat_usual import KEPT_WHOLE, kept_beside
 from chatcodec._providers.kit import remembered_tools
 
-_TARGET = "openai-responses"
+_PAIRS = {"openai-responses": openai_chat_to_openai_responses, "anthropic": openai_chat_to_anthropic}
+"""Each target with the pair's module (its general top level, counted)."""
 _TOOLS: list[dict[str, Any]] = [
     {
         "type": "function",
@@ -61,34 +62,35 @@ def _body(**fields: Any) -> dict[str, Any]:
     return {**body, **copy.deepcopy(fields)}
 
 
-def _outcome(body: dict[str, Any]) -> Any:
+def _outcome(body: dict[str, Any], target: str) -> Any:
     losses: list[Loss] = []
     try:
         out = chatcodec.convert_request(
-            copy.deepcopy(body), source="openai-chat", target=_TARGET, on_loss="ignore", losses=losses
+            copy.deepcopy(body), source="openai-chat", target=target, on_loss="ignore", losses=losses
         )
     except chatcodec.ChatcodecError as error:
         return type(error), str(error)
     return out, losses
 
 
-def _canonical(body: dict[str, Any]) -> Any:
+def _canonical(body: dict[str, Any], target: str) -> Any:
     with canonical_only():
-        return _outcome(body)
+        return _outcome(body, target)
 
 
 class _General:
     """How many bodies went the pair's general top level."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
         self.count = 0
-        general = openai_chat_to_openai_responses.write_directly
+        pair = _PAIRS[target]
+        general = pair.write_directly
 
         def counted(*arguments: Any, **keywords: Any) -> dict[str, Any] | None:
             self.count += 1
             return general(*arguments, **keywords)
 
-        monkeypatch.setattr(openai_chat_to_openai_responses, "write_directly", counted)
+        monkeypatch.setattr(pair, "write_directly", counted)
 
 
 @pytest.fixture(autouse=True)
@@ -112,14 +114,15 @@ _KEPT: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.parametrize("target", list(_PAIRS))
 @pytest.mark.parametrize("fields", list(_KEPT.values()), ids=list(_KEPT))
 def test_the_kept_objects_are_reported_as_the_canonical_path_reports_them(
-    fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    fields: dict[str, Any], target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    general = _General(monkeypatch)
-    rows = [_outcome(_body(**fields)) for _ in range(3)]  # the tools read, then as written
+    general = _General(monkeypatch, target)
+    rows = [_outcome(_body(**fields), target) for _ in range(3)]  # the tools read, then as written
     assert general.count == 0
-    expected = _canonical(_body(**fields))
+    expected = _canonical(_body(**fields), target)
     assert rows == [expected] * 3
     output, losses = cast("tuple[dict[str, Any], list[Loss]]", rows[0])
     assert list(output) == list(expected[0])  # the writer's order of fields too
@@ -128,9 +131,9 @@ def test_the_kept_objects_are_reported_as_the_canonical_path_reports_them(
         assert losses[0] is reported[0]
     if "usage" in fields:
         assert "'usage'" in losses[0].what
-    read = _READ.get(_name(fields))
+    read = _READ[target].get(_name(fields))
     if read is not None:  # OpenRouter's reasoning, read as canonical reasoning: written
-        assert output["reasoning"] == read
+        assert output[_WRITTEN[target]] == read
         assert ("'reasoning'" in losses[0].what) is ("exclude" in fields["reasoning"])
 
 
@@ -138,13 +141,20 @@ def _name(fields: dict[str, Any]) -> str:
     return next(name for name, value in _KEPT.items() if value == fields)
 
 
-_READ: dict[str, dict[str, Any]] = {
-    "OpenRouter's held-out agent": {"effort": "high"},
-    "usage first": {"effort": "low"},
-    "a reasoning budget, streamed": {"effort": "low"},
-    "a choice and a temperature": {"effort": "medium"},
+_READ: dict[str, dict[str, dict[str, Any]]] = {
+    "openai-responses": {
+        "OpenRouter's held-out agent": {"effort": "high"},
+        "usage first": {"effort": "low"},
+        "a reasoning budget, streamed": {"effort": "low"},
+        "a choice and a temperature": {"effort": "medium"},
+    },
+    "anthropic": {
+        "OpenRouter's held-out agent": {"type": "enabled", "budget_tokens": 24576},
+        "a reasoning budget, streamed": {"type": "enabled", "budget_tokens": 2048},
+    },
 }
-"""The Responses ``reasoning`` each case's OpenRouter object is written as."""
+"""The Responses ``reasoning`` (Anthropic's ``thinking``) some cases' OpenRouter object is written as."""
+_WRITTEN = {"openai-responses": "reasoning", "anthropic": "thinking"}
 
 
 _OTHER: dict[str, dict[str, Any]] = {
@@ -160,11 +170,14 @@ _OTHER: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.parametrize("target", list(_PAIRS))
 @pytest.mark.parametrize("fields", list(_OTHER.values()), ids=list(_OTHER))
-def test_other_values_go_the_general_top_level(fields: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    general = _General(monkeypatch)
+def test_other_values_go_the_general_top_level(
+    fields: dict[str, Any], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    general = _General(monkeypatch, target)
     body = _body(**fields)
-    assert _outcome(body) == _canonical(body)
+    assert _outcome(body, target) == _canonical(body, target)
     assert general.count == 1
 
 
@@ -199,6 +212,7 @@ _VALUES = st.one_of(st.text(max_size=3), st.integers(-2, 2**70), st.booleans(), 
 
 @settings(max_examples=120, deadline=None)
 @given(
+    target=st.sampled_from(list(_PAIRS)),
     kept=st.dictionaries(
         st.sampled_from(sorted(KEPT_WHOLE)), st.dictionaries(st.text(max_size=3), _VALUES, max_size=3), min_size=1
     ),
@@ -213,7 +227,7 @@ _VALUES = st.one_of(st.text(max_size=3), st.integers(-2, 2**70), st.booleans(), 
     ),
 )
 def test_any_kept_objects_convert_as_the_canonical_path_converts_them(
-    kept: dict[str, Any], fields: dict[str, Any]
+    target: str, kept: dict[str, Any], fields: dict[str, Any]
 ) -> None:
     body = _body(**fields, **kept)
-    assert _outcome(body) == _canonical(body)
+    assert _outcome(body, target) == _canonical(body, target)

@@ -37,7 +37,9 @@ from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
+from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
 from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
+from chatcodec._providers.openai_chat.settings import EFFORTS
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
 from chatcodec._providers.openai_chat.top_level_reading import SETTINGS, front_tools, read_settings
 
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     from chatcodec._providers.kit.remembered_tools import Report
     from chatcodec.contract import Steps
 
-__all__ = ["SETTINGS", "front_tools", "read_settings"]  # passed on to the usual request's proof
+__all__ = ["EFFORTS", "SETTINGS", "front_tools", "read_reasoning_object", "read_settings"]  # to the usual request's
 
 SOURCE = "openai-chat"
 

@@ -38,10 +38,12 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     UnadmittedError,
     admit,
+    found_dialect,
     read_result,
     read_user,
     write_directly,
 )
+from chatcodec._direct.openai_chat_to_anthropic_reasoned import reasoned_turn
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -113,7 +115,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def write_turns(  # noqa: PLR0912, PLR0915 - one loop
+def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
     messages: list[dict[str, Any]], context: AnthropicContext, noted: Reading, general: set[int]
 ) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """The body's ``system`` and ``messages`` for admitted ``messages``
@@ -163,10 +165,13 @@ def write_turns(  # noqa: PLR0912, PLR0915 - one loop
             else:
                 _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
         elif general and position in general:  # OpenRouter's reasoning details, an index, a client's dialect
-            if written is None:
-                written = AssistantTurns(context)
-            placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
-            turns.append(written.write(decode_assistant(message, noted=noted), index))
+            turn = None if found_dialect(message) else reasoned_turn(message, index, context)  # a proved shape's
+            if turn is None:
+                if written is None:
+                    written = AssistantTurns(context)
+                placed.append(len(turns))  # read by the reader's decode_assistant, written by the writer's rules
+                turn = written.write(decode_assistant(message, noted=noted), index)
+            turns.append(turn)
         else:
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None

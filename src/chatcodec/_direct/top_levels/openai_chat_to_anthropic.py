@@ -2,7 +2,11 @@
 sends every step: a model, function tools, a ``tool_choice`` (and ``parallel_tool_calls``), one
 token limit, maybe ``stream``, ``temperature`` or ``top_p``, and a client's settings beside them
 (``stream_options``, ``user``, ``seed``, ``stop``, ...), the reader's markers of which the writer's
-kit claims first, as the writer claims the canonical request's bag.
+kit claims first, as the writer claims the canonical request's bag. OpenRouter's own ``usage``
+object beside them, which the reader keeps in its bag unread, is that bag reported by the writer's
+kit; its ``reasoning`` object is read by the reader's own decoder (``read_reasoning_object``) and
+written by the writer's ``encode_settings`` (what Anthropic gets for an effort is that rule's
+answer), what the decoder leaves in the bag reported with it.
 
 The pair's direct path (:mod:`chatcodec._direct.openai_chat_to_anthropic`) writes the messages
 in one pass. A body of the usual fields alone (:func:`usual`, proved as the reader's closed
@@ -29,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
@@ -62,7 +66,8 @@ Turns = tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]
 
 def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
     """``payload`` proved the usual agent request for this pair's built-in writer
-    (:func:`~.openai_chat_usual.usual`); None for any other."""
+    (:func:`~.openai_chat_usual.usual`), OpenRouter's ``reasoning`` and ``usage`` beside it kept
+    on the answer (``kept``); None for any other."""
     return usual_request(payload, writer, noted, role=anthropic_tools, write_tools=write_tools)
 
 
@@ -77,7 +82,8 @@ def begin(
     canonical = found.canonical
     if "tool_choice" in payload:
         decode_tool_choice(payload, canonical)
-    claim_bag(found, TARGET_KIT.claim, recorder)  # the reader's markers, claimed first
+    kept = found.kept  # OpenRouter's objects: its reasoning read by the reader's decoder, written by finish
+    claim_bag(found, TARGET_KIT.claim, recorder, read_kept(kept, canonical) if "reasoning" in kept else kept)
     context = AnthropicContext(  # each field given: a default's factory is a call made cold
         TARGET,
         recorder,

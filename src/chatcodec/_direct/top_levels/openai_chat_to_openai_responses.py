@@ -24,16 +24,13 @@ and a rule that raises on the way hands the conversion to the canonical path, th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
-from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, kept_beside
+from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
 from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
-from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
-from chatcodec._providers.openai_chat.settings import EFFORTS
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
@@ -55,18 +52,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual
     (:func:`~.openai_chat_usual.usual`), beside the fields of it the reader keeps in its bag
     (OpenRouter's ``reasoning`` and ``usage``: :func:`~.openai_chat_usual.kept_beside`; none for
     most); None for any other."""
-    split = kept_beside(payload)
-    kept: Mapping[str, Any] = _NOTHING_KEPT
-    if split is not None:
-        if None in payload.values():
-            return None  # an SDK dump's nulls beside them: the reader's bag in the general top level's order
-        payload, kept = split
     found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
-    return None if found is None else (found, kept)
-
-
-_NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
-"""What the usual request's bag holds: nothing (a body of the usual fields alone)."""
+    return None if found is None else (found, found.kept)
 
 
 def write(
@@ -102,7 +89,7 @@ def write(
     )
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
     if "reasoning" in kept:
-        kept = _read_reasoning(kept, canonical)
+        kept = read_kept(kept, canonical)
     claim_bag(found, TARGET_KIT.claim, recorder, kept)  # the reader's bag of the request, claimed first
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
@@ -121,18 +108,6 @@ def write(
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
     return wire
-
-
-def _read_reasoning(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mapping[str, Any]:
-    """OpenRouter's ``reasoning`` object of ``kept`` read as the reader reads it (its decoder, into
-    ``canonical``); the fields kept beside the usual request then, with what the decoder keeps in
-    the reader's bag in its place (``exclude: true``, its marker), as the reader's bag holds them."""
-    data: dict[str, Any] = {}
-    bag: dict[str, Any] = {}
-    if not read_reasoning_object(dict(kept), data, bag, EFFORTS):
-        return kept  # nothing of it read: kept whole, reported
-    canonical["reasoning"] = data["reasoning"]
-    return {**{key: value for key, value in kept.items() if key != "reasoning"}, **bag}
 
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:

@@ -16,15 +16,19 @@ rules of each field, each called where it lives. Any other body goes the general
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import isfinite
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import (
+    EFFORTS,
     SETTINGS,
     SOURCE,
     UnadmittedError,
     front_tools,
     in_own_ranges,
+    read_reasoning_object,
     read_settings,
     tools_written_whole,
 )
@@ -32,7 +36,7 @@ from chatcodec._providers.contract.provider_codec import ProviderCodec
 from chatcodec._providers.kit.remembered_tools import NO_REPORT
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossRecorder
@@ -75,12 +79,14 @@ class Usual:
     writing reported: ``report``, reported again where the pair writes them) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("bag", "canonical", "read", "report", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "kept", "read", "report", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
         self.rules = rules
         self.bag: dict[str, Any] = {}
+        self.kept: Mapping[str, Any] = NOTHING_KEPT
+        """OpenRouter's objects beside the usual fields, which the reader keeps whole (:func:`kept_beside`)."""
         self.written: list[dict[str, Any]] | None = None
         self.report: Report = NO_REPORT
         self.read: list[dict[str, Any]] | None = None
@@ -114,7 +120,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
     written before by ``write_tools`` (the pair's writing of them, the memory's key), else
     recalled, else checked by the front itself and read by the reader into ``noted``), for a
     built-in ``writer`` (its own tools ``role``: a kit in the built-in's place writes its own
-    way), its rules kept for the target rules; None for any other, with nothing recorded."""
+    way), its rules kept for the target rules, OpenRouter's objects beside them on the answer
+    (``kept``: :func:`kept_beside`); None for any other, with nothing recorded."""
     if not isinstance(writer, ProviderCodec) or writer.tools is not role:
         return None
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
@@ -123,8 +130,8 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         settings = _SETTINGS_OF.get(keys)
         if settings is None:
             settings = _settings_of(keys)
-        if not settings:
-            return None
+        if not settings:  # OpenRouter's objects beside the usual fields, or a field it does not hold
+            return None if KEPT_WHOLE.isdisjoint(payload) else _kept(payload, writer, noted, role, write_tools)
         read = list(settings)
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
@@ -297,3 +304,33 @@ def _flat(value: dict[Any, Any]) -> bool:
 
 _SCALARS = frozenset({str, int, bool})
 """The classes of a value :func:`kept_beside` takes in a kept object."""
+
+
+NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
+"""What the usual request's bag holds beside its settings: nothing (a body of the usual fields alone)."""
+
+
+def _kept(payload: dict[str, Any], writer: Codec, noted: Reading, role: object, write_tools: object) -> Usual | None:
+    """:func:`usual` of ``payload`` without OpenRouter's objects the reader keeps whole
+    (:func:`kept_beside`), those kept on the answer (``kept``); None for any other body, and for
+    one with an SDK dump's nulls beside them (the reader's bag then in the general top level's order)."""
+    split = kept_beside(payload)
+    if split is None or None in payload.values():
+        return None
+    found = usual(split[0], writer, noted, role=role, write_tools=write_tools)
+    if found is not None:
+        found.kept = split[1]
+    return found
+
+
+def read_kept(kept: Mapping[str, Any], canonical: dict[str, Any]) -> Mapping[str, Any]:
+    """OpenRouter's ``reasoning`` object of ``kept`` read as the reader reads it (its decoder,
+    ``read_reasoning_object``, into ``canonical``); the fields kept beside the usual request then,
+    with what the decoder keeps in the reader's bag in its place (``exclude: true``, its marker),
+    as the reader's bag holds them: what the writer's kit claims (:func:`claim_bag`)."""
+    data: dict[str, Any] = {}
+    bag: dict[str, Any] = {}
+    if not read_reasoning_object(dict(kept), data, bag, EFFORTS):
+        return kept  # nothing of it read: kept whole, reported
+    canonical["reasoning"] = data["reasoning"]
+    return {**{key: value for key, value in kept.items() if key != "reasoning"}, **bag}

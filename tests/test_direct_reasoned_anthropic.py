@@ -1,0 +1,301 @@
+"""OpenAI Chat -> Anthropic's turns of OpenRouter's reasoning (issue 107: a Claude model through
+OpenRouter, its ``reasoning`` and signed ``reasoning_details`` sent back every step): the first turn
+of a shape is written by the writer's general rules and by its parts, compared, and later turns of
+a proved shape are their entries as they came with the thinking parts' losses repeated, their
+calls by the writer's rule (``_direct/openai_chat_to_anthropic_reasoned.py``). Each body mixes
+turns that repeat a proved shape with ones that differ from it and is written as the canonical
+path writes it (output, losses, warnings) on a first request and on a later one; the later turns
+are counted to skip the general reading, and the trial is seen to leave no note behind."""
+
+from __future__ import annotations
+
+import copy
+import json
+import warnings
+from typing import Any, Literal
+
+import pytest
+
+import chatcodec
+from chatcodec import contract
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_anthropic_reasoned
+from chatcodec._direct.table import canonical_only, direct_path
+from chatcodec._losses import LossRecorder
+
+_CLAUDE = "anthropic-claude-v1"
+
+
+def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
+    losses: list[Any] = []
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        try:
+            output = chatcodec.convert_request(
+                copy.deepcopy(body), source="openai-chat", target="anthropic", on_loss=on_loss, losses=losses
+            )
+        except Exception as error:  # an error is part of the outcome, whatever its type
+            return f"ERR {type(error).__name__}: {error}"
+    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
+    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
+
+
+def _equal_to_canonical(body: dict[str, Any]) -> None:
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic")) is not None  # taken
+    on_losses: tuple[Literal["ignore", "warn"], ...] = ("ignore", "warn")
+    for on_loss in on_losses:
+        direct = _outcome(body, on_loss)
+        with canonical_only():
+            canonical = _outcome(body, on_loss)
+        assert direct == canonical, on_loss
+
+
+def _call(call_id: str, name: str = "bash", index: int | None = None) -> dict[str, Any]:
+    call: dict[str, Any] = {"id": call_id, "type": "function", "function": {"name": name, "arguments": '{"a": 1}'}}
+    if index is not None:
+        call["index"] = index
+    return call
+
+
+def _detail(text: str, signature: str = "sig", form: str = _CLAUDE, index: int = 0) -> dict[str, Any]:
+    return {"type": "reasoning.text", "text": text, "signature": signature, "format": form, "index": index}
+
+
+_GONE = object()
+"""A field :func:`_turn` leaves out."""
+
+
+def _turn(step: int, **fields: Any) -> dict[str, Any]:
+    """An assistant turn as OpenRouter answers it (its reasoning details signed, a text, calls
+    with their index), ``fields`` over it."""
+    text = f"I look at step {step}."
+    turn: dict[str, Any] = {
+        "role": "assistant",
+        "content": f"Step {step}.",
+        "refusal": None,
+        "reasoning": text,
+        "reasoning_details": [_detail(text, f"sig{step}")],
+        "tool_calls": [_call(f"toolu_{step}a", "bash", 0), _call(f"toolu_{step}b", "edit", 1)],
+    }
+    turn.update(fields)
+    return {key: value for key, value in turn.items() if value is not _GONE}
+
+
+def _body(turns: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You fix bugs."},
+        {"role": "user", "content": "Go."},
+    ]
+    for turn in turns:
+        messages.append(turn)
+        calls = turn.get("tool_calls") or ()
+        messages += [{"role": "tool", "tool_call_id": call["id"], "content": "ok"} for call in calls]
+        if not calls:
+            messages.append({"role": "user", "content": "And?"})
+    messages.append({"role": "user", "content": "Go on."})
+    body = {"model": "anthropic/claude-sonnet-4.5", "messages": messages, "max_tokens": 32_000}
+    return {**body, "reasoning": {"effort": "high"}, "usage": {"include": True}, **fields}
+
+
+_TURNS: dict[str, list[dict[str, Any]]] = {
+    "one shape": [_turn(step) for step in range(5)],
+    "empty and null texts": [_turn(0), _turn(1, content=""), _turn(2, content=None), _turn(3), _turn(4, content="")],
+    "a turn of reasoning alone": [_turn(0), _turn(1, tool_calls=_GONE), _turn(2), _turn(3, tool_calls=_GONE)],
+    "an empty text and no call": [_turn(0), _turn(1, tool_calls=_GONE, content=""), _turn(2)],
+    "calls without an index": [_turn(0), _turn(1, tool_calls=[_call("toolu_1")]), _turn(2)],
+    "no refusal field": [_turn(0), _turn(1, refusal=_GONE), _turn(2, refusal=_GONE)],
+    "reasoning not a copy": [_turn(0), _turn(1, reasoning="Another thought."), _turn(2, reasoning=_GONE)],
+    "an unsigned entry": [_turn(0), _turn(1, reasoning_details=[_detail("I look at step 1.", "")]), _turn(2)],
+    "an empty entry text": [_turn(0), _turn(1, reasoning="", reasoning_details=[_detail("")]), _turn(2)],
+    "another provider's entry": [
+        _turn(0),
+        _turn(1, reasoning_details=[_detail("I look at step 1.", form="openai-responses-v1")]),
+        _turn(2),
+    ],
+    "two entries": [
+        _turn(0),
+        _turn(1, reasoning="ab", reasoning_details=[_detail("a"), _detail("b", "s2", index=1)]),
+        _turn(2, reasoning="cd", reasoning_details=[_detail("c"), _detail("d", "s3", index=1)]),
+    ],
+    "an encrypted entry": [
+        _turn(0),
+        _turn(
+            1,
+            reasoning=_GONE,
+            reasoning_details=[
+                _detail("a"),
+                {"type": "reasoning.encrypted", "data": "opaque", "format": _CLAUDE, "index": 1},
+            ],
+        ),
+        _turn(2),
+    ],
+    "a repeated call id": [_turn(0), _turn(1, tool_calls=[_call("toolu_0a", "bash", 0)]), _turn(2)],
+    "a call id Anthropic refuses": [_turn(0), _turn(1, tool_calls=[_call("call 1/x", "bash", 0)]), _turn(2)],
+    "a tool name Anthropic refuses": [_turn(0), _turn(1, tool_calls=[_call("toolu_1", "my tool!", 0)]), _turn(2)],
+    "arguments of no object": [
+        _turn(0),
+        _turn(1, tool_calls=[{"id": "toolu_1", "type": "function", "function": {"name": "b", "arguments": "[1]"}}]),
+        _turn(2),
+    ],
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TURNS))
+def test_reasoned_turns_equal_to_canonical(case: str) -> None:
+    body = _body(_TURNS[case])
+    _equal_to_canonical(body)
+    _equal_to_canonical(body)  # the shapes proved now: written as their parts
+
+
+_REQUESTS: dict[str, dict[str, Any]] = {
+    "no reasoning effort": {"reasoning": _GONE},
+    "a model that verifies only its own": {"model": "claude-opus-5-5"},
+    "another model": {"model": "claude-3-7-sonnet-latest"},
+    "a gateway's general top level": {"provider": {"order": ["anthropic"]}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(_REQUESTS))
+def test_reasoned_turns_of_other_requests_equal_to_canonical(case: str) -> None:
+    fields = _REQUESTS[case]
+    body = _body([_turn(step) for step in range(3)])
+    body = {key: value for key, value in {**body, **fields}.items() if value is not _GONE}
+    _equal_to_canonical(body)
+    _equal_to_canonical(body)
+
+
+def test_an_option_given_writes_every_turn_by_the_general_rules() -> None:
+    body = _body([_turn(step) for step in range(3)])
+    for _ in range(2):
+        direct = chatcodec.convert_request(
+            copy.deepcopy(body),
+            source="openai-chat",
+            target="anthropic",
+            on_loss="ignore",
+            options={"unsigned_thinking": "text"},
+        )
+        with canonical_only():
+            canonical = chatcodec.convert_request(
+                copy.deepcopy(body),
+                source="openai-chat",
+                target="anthropic",
+                on_loss="ignore",
+                options={"unsigned_thinking": "text"},
+            )
+        assert direct == canonical
+
+
+class _Read:
+    """How many reasoned turns the pass and the proof read by the reader's ``decode_assistant``."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.by_pass: list[int] = []
+        self.by_proof: list[int] = []
+        for module, into in (
+            (openai_chat_to_anthropic, self.by_pass),
+            (openai_chat_to_anthropic_reasoned, self.by_proof),
+        ):
+            reading = module.decode_assistant
+
+            def counted(
+                message: Any, *rest: Any, _into: list[int] = into, _reading: Any = reading, **options: Any
+            ) -> Any:
+                _into.append(len(message.get("tool_calls") or ()))
+                return _reading(message, *rest, **options)
+
+            monkeypatch.setattr(module, "decode_assistant", counted)
+
+
+def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # six turns of one shape and one of another: each shape's first turn read once (the proof),
+    # then every turn written as its parts; the next request reads none (the verdicts are the process's)
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", {})
+    read = _Read(monkeypatch)
+    turns = [_turn(step) for step in range(6)]
+    turns.insert(3, _turn(9, tool_calls=[_call("toolu_9")]))  # a call without its index: another shape
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(_body(turns), recorder, chatcodec.get_codec("anthropic"))
+    assert written is not None
+    assert (read.by_proof, read.by_pass) == ([2, 1], [])
+    reported = [loss.path for loss in recorder.losses if loss.path.endswith(".reasoning")]
+    assert len(reported) == 7  # each turn's entry bag reported (format, index, type), proved or not
+    assert written["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": "I look at step 0.",
+        "signature": "sig0",
+    }
+    again = LossRecorder()
+    assert convert(_body(turns[::-1]), again, chatcodec.get_codec("anthropic")) is not None
+    assert (read.by_proof, read.by_pass) == ([2, 1], [])
+    assert [loss.path for loss in again.losses if loss.path.endswith(".reasoning")] != []
+    _equal_to_canonical(_body(turns[::-1]))
+
+
+def test_a_shape_whose_writings_differ_is_written_by_the_general_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a turn of reasoning alone with an empty text: the writer drops the empty text and reports it
+    # when it finishes the turns, which the parts do not: every such turn is read generally
+    proved: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
+    read = _Read(monkeypatch)
+    turns = [_turn(step, content="", tool_calls=_GONE) for step in range(3)]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
+    assert list(proved.values()) == [None]
+    assert (read.by_proof, read.by_pass) == ([0], [0, 0, 0])
+    _equal_to_canonical(_body(turns))
+
+
+def test_the_proof_leaves_no_note_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the proof writes a turn's calls three times: the call ids it notes are taken back, so the
+    # turn's own writing renames none (a repeat of an earlier call's id is renamed once, reported once)
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", {})
+    turns = [_turn(0), _turn(1, tool_calls=[_call("toolu_0a", "bash", 0), _call("toolu_1b", "bash", 1)])]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(_body(turns), recorder, chatcodec.get_codec("anthropic"))
+    assert written is not None
+    turns_written = [turn["content"] for turn in written["messages"] if turn["role"] == "assistant"]
+    ids = [block["id"] for content in turns_written for block in content if block["type"] == "tool_use"]
+    assert ids[:2] == ["toolu_0a", "toolu_0b"]
+    assert ids[2:] == ["toolu_0a-2", "toolu_1b"]  # the repeat renamed, once
+    renamed = [loss.path for loss in recorder.losses if "repeated tool_use id" in loss.why]
+    assert renamed == ["$.messages[5].tool_calls[0].id"]
+    _equal_to_canonical(_body(turns))
+
+
+def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    full: dict[Any, Any] = {(str(number),): None for number in range(256)}  # the bound, _MAX_PROVED
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", full)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(_body([_turn(0)]), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
+    assert len(full) == 1  # forgotten whole, then the request's one shape
+
+
+def test_the_proved_shapes_keep_none_of_the_callers_texts() -> None:
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    secret = "a text only this test sends"
+    body = _body([_turn(0, reasoning=secret, reasoning_details=[_detail(secret, "a signature of this test")])])
+    assert convert(body, LossRecorder(), chatcodec.get_codec("anthropic")) is not None
+    kept = repr(getattr(openai_chat_to_anthropic_reasoned, "_PROVED"))  # noqa: B009 - the module's own memory
+    assert "Step 0." not in kept
+    assert secret not in kept
+    assert "a signature of this test" not in kept
+
+
+def test_the_proved_shapes_are_forgotten_when_a_kit_is_made() -> None:
+    """A kit made later declares markers that change what the writer reports of a bag: the
+    verdicts are forgotten with the kits' other plans (the name is this test's alone)."""
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(_body([_turn(0), _turn(1)]), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
+    proved = getattr(openai_chat_to_anthropic_reasoned, "_PROVED")  # noqa: B009 - the module's own memory
+    assert proved
+    contract.ProviderKit("acme-reasoned-turns", meaningful_markers={"_mode": "the server reads it"})
+    assert proved == {}
