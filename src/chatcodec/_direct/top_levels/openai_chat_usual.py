@@ -126,12 +126,14 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return None
     read: list[str] = []  # the client settings, read by the reader's own decoders (top_level_reading)
     if not _USUAL.issuperset(payload):
+        if not KEPT_WHOLE.isdisjoint(payload):  # OpenRouter's objects beside the usual fields
+            return _kept(payload, writer, noted, role, write_tools)
         keys = tuple(payload)
         settings = _SETTINGS_OF.get(keys)
         if settings is None:
             settings = _settings_of(keys)
-        if not settings:  # OpenRouter's objects beside the usual fields, or a field it does not hold
-            return None if KEPT_WHOLE.isdisjoint(payload) else _kept(payload, writer, noted, role, write_tools)
+        if not settings:
+            return None
         read = list(settings)
     canonical = _settings(payload, read)  # (an integer sampling number added to ``read``)
     if canonical is None or ("tool_choice" in payload and not _chosen(payload["tool_choice"])):
@@ -299,7 +301,10 @@ def kept_beside(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 
 def _flat(value: dict[Any, Any]) -> bool:
     """Whether an object's keys are texts and its values texts, integers or booleans (exact types)."""
-    return all(key.__class__ is str and item.__class__ in _SCALARS for key, item in value.items())
+    for key, item in value.items():  # a loop: a generator's frame cost more, cold
+        if key.__class__ is not str or item.__class__ not in _SCALARS:
+            return False
+    return True
 
 
 _SCALARS = frozenset({str, int, bool})
