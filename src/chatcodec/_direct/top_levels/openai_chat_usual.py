@@ -113,7 +113,7 @@ _OPTIONS = ("provider_options",)
 """Where a writer claims a request's bags (its ``encode_request``'s first act)."""
 
 
-def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:  # noqa: C901 - once a request, cold: a call less
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: object, write_tools: object) -> Usual | None:  # noqa: C901, PLR0912 - once a request, cold: a call less
     """``payload`` proved the usual agent request, as the reader's closed front would check
     each field (:func:`_settings`; a ``tool_choice`` the reader reads as canonical; the client
     settings beside them read by the reader's own decoders, :func:`_read`; the tools found
@@ -301,10 +301,7 @@ def kept_beside(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 
 def _flat(value: dict[Any, Any]) -> bool:
     """Whether an object's keys are texts and its values texts, integers or booleans (exact types)."""
-    for key, item in value.items():  # a loop: a generator's frame cost more, cold
-        if key.__class__ is not str or item.__class__ not in _SCALARS:
-            return False
-    return True
+    return all(key.__class__ is str and item.__class__ in _SCALARS for key, item in value.items())
 
 
 _SCALARS = frozenset({str, int, bool})
