@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:
 
 STEPS = (
     "chatcodec._api:get_codec",
-    "chatcodec._api:direct_path",
+    "chatcodec._api:direct_conversion",
     "chatcodec._losses:LossRecorder.settle",
     "chatcodec._direct.openai_chat_to_anthropic:DirectReading.__init__",
     "chatcodec._direct.openai_chat_to_anthropic:admit",
@@ -78,7 +78,7 @@ caller looks it up (a module's global, a class's method)."""
 _A2OC = "chatcodec._direct.anthropic_to_openai_chat"
 A2OC_STEPS = (
     "chatcodec._api:get_codec",
-    "chatcodec._api:direct_path",
+    "chatcodec._api:direct_conversion",
     "chatcodec._losses:LossRecorder.settle",
     f"{_A2OC}:admitted",
     f"{_A2OC}:proved",
