@@ -43,7 +43,7 @@ from chatcodec._direct.openai_chat_source import (
     read_user,
     write_directly,
 )
-from chatcodec._direct.openai_chat_to_anthropic_reasoned import reasoned_turn
+from chatcodec._direct.openai_chat_to_anthropic_reasoned import WriterRules, reasoned_turn
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -91,6 +91,10 @@ class DirectReading(Reading):
     def direct_turns(self, context: AnthropicContext) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
         """The body's ``system`` and ``messages``, in the writer's place for them (:func:`write_turns`)."""
         return write_turns(self._messages, context, self, self._general)
+
+
+_RULES = WriterRules(AssistantTurns, encode_thinking, encode_tool_use)
+"""The writer's rules a reasoned turn is written by (:mod:`.openai_chat_to_anthropic_reasoned`)."""
 
 
 def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> dict[str, Any] | None:
@@ -165,7 +169,9 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
             else:
                 _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
         elif general and position in general:  # OpenRouter's reasoning details, an index, a client's dialect
-            turn = None if found_dialect(message) else reasoned_turn(message, index, context)  # a proved shape's
+            turn = (
+                None if found_dialect(message) else reasoned_turn(message, index, context, _RULES)
+            )  # a proved shape's
             if turn is None:
                 if written is None:
                     written = AssistantTurns(context)

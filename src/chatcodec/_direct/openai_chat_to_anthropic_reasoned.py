@@ -24,12 +24,10 @@ for) restored after each writing of it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chatcodec._direct.openai_chat_source import general_shape
-from chatcodec._providers.anthropic.messages import AssistantTurns
-from chatcodec._providers.anthropic.parts import encode_tool_use
-from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.reasoning import DETAILS, decode_reasoning, reasoning_shape, whole_shape
@@ -43,7 +41,21 @@ Found = list[tuple["Steps", str, str, "LossKind"]]
 """The losses a turn's thinking parts answered, below the turn's place."""
 
 
-def reasoned_turn(message: dict[str, Any], index: int, context: AnthropicContext) -> dict[str, Any] | None:
+class WriterRules(NamedTuple):
+    """The Anthropic writer's rules this module writes a turn by, given by the pair's pass (which
+    holds its writer), so the module asks the target only through what the pass hands it."""
+
+    turns: Callable[[AnthropicContext], Any]
+    """The general turn rules (``AssistantTurns``): ``write`` a canonical turn, ``finish``."""
+    thinking: Callable[[dict[str, Any], AnthropicContext, Steps], Any]
+    """``encode_thinking``: a canonical thinking part's block, or None."""
+    tool_use: Callable[[dict[str, Any], AnthropicContext, Steps], Any]
+    """``encode_tool_use``: a canonical call's block."""
+
+
+def reasoned_turn(
+    message: dict[str, Any], index: int, context: AnthropicContext, rules: WriterRules
+) -> dict[str, Any] | None:
     """The wire turn of ``message`` (an admitted turn of OpenRouter's reasoning, the canonical
     message ``index``) written as its parts when its shape is proved (the first turn of a shape
     proves it: :func:`_prove`); None when the writer's general rules write it (the caller's)."""
@@ -63,14 +75,14 @@ def reasoned_turn(message: dict[str, Any], index: int, context: AnthropicContext
     except TypeError:  # an entry's value of no hash: the general rules', kept nowhere
         return None
     if found is _UNSEEN:
-        found = _prove(message, index, context, key)
+        found = _prove(message, index, context, key, rules)
     if found is None:
         return None
     at = ("messages", index)
     blocks = list(map(_as_came, message[DETAILS]))  # (a map: a comprehension's frame a turn cost more)
     if found:  # (the thinking parts' reports, as the rules gave them on the proving turn)
         context.losses.repeat(found, at)
-    return {"role": "assistant", "content": _said(message, blocks, at, context)}
+    return {"role": "assistant", "content": _said(message, blocks, at, context, rules)}
 
 
 _UNSEEN: Any = object()
@@ -84,7 +96,9 @@ history to one model every step) and bounded (a model is the caller's text: forg
 _MAX_PROVED = 256
 
 
-def _prove(message: dict[str, Any], index: int, context: AnthropicContext, key: tuple[Any, ...]) -> Found | None:
+def _prove(
+    message: dict[str, Any], index: int, context: AnthropicContext, key: tuple[Any, ...], rules: WriterRules
+) -> Found | None:
     """The verdict on ``message``'s shape (``key``), kept in :data:`_PROVED`: the turn written by the
     writer's general rules (a turn of its own, finished) and by its parts, compared; every loss of
     both taken back, the context's notes restored (the caller then writes the turn for real)."""
@@ -92,17 +106,17 @@ def _prove(message: dict[str, Any], index: int, context: AnthropicContext, key: 
     losses = context.losses
     saved = _notes(context)
     count = losses.count()
-    general = AssistantTurns(context)
+    general = rules.turns(context)
     general.write(decode_assistant(message), index)
     finished = general.finish()
     found = losses.below(count, at)
     _restore(context, saved)
     middle = losses.count()
-    thought = _thinking(message, index, context)
+    thought = _thinking(message, index, context, rules)
     verdict: Found | None = None
     if thought is not None and found is not None:
         blocks, reported = thought
-        turn = {"role": "assistant", "content": _said(message, blocks, at, context)}
+        turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules)}
         if finished == [turn] and losses.below(middle, at) == found and key[4] is not None and whole_shape(key[4]):
             verdict = reported
     losses.take_back(count)
@@ -113,7 +127,9 @@ def _prove(message: dict[str, Any], index: int, context: AnthropicContext, key: 
     return verdict
 
 
-def _thinking(message: dict[str, Any], index: int, context: AnthropicContext) -> tuple[list[Any], Found] | None:
+def _thinking(
+    message: dict[str, Any], index: int, context: AnthropicContext, rules: WriterRules
+) -> tuple[list[Any], Found] | None:
     """The thinking blocks of ``message``'s reasoning fields as the reader reads them
     (``decode_reasoning``) and the writer's ``encode_thinking`` writes each at its place, and the
     losses those answered below the turn's place; None unless they are a block an entry, each the
@@ -126,7 +142,7 @@ def _thinking(message: dict[str, Any], index: int, context: AnthropicContext) ->
     count = losses.count()
     blocks: list[Any] = []
     for position, (part, detail) in enumerate(zip(parts, details, strict=True)):
-        block = encode_thinking(part, context, ("messages", index, "content", position))
+        block = rules.thinking(part, context, ("messages", index, "content", position))
         if block is None or detail.get("type") != "reasoning.text" or block != _as_came(detail):
             return None
         blocks.append(block)
@@ -139,7 +155,9 @@ def _as_came(detail: dict[str, Any]) -> dict[str, Any]:
     return {"type": "thinking", "thinking": detail.get("text", ""), "signature": detail.get("signature")}
 
 
-def _said(message: dict[str, Any], blocks: list[Any], at: Steps, context: AnthropicContext) -> list[Any]:
+def _said(
+    message: dict[str, Any], blocks: list[Any], at: Steps, context: AnthropicContext, rules: WriterRules
+) -> list[Any]:
     """``blocks`` (a turn's thinking) followed by its text (a non-empty ``content``; an empty or
     ``null`` one writes none) and each call by the writer's ``encode_tool_use`` at its canonical
     place, as the reader's plain parts (the SDK's ``index`` left in no bag: the proof holds the
@@ -151,7 +169,7 @@ def _said(message: dict[str, Any], blocks: list[Any], at: Steps, context: Anthro
     for call in message.get("tool_calls") or ():
         function = call["function"]
         part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-        blocks.append(encode_tool_use(part, context, (*at, "content", position)))
+        blocks.append(rules.tool_use(part, context, (*at, "content", position)))
         position += 1
     return blocks
 
