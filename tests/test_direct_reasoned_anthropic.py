@@ -133,6 +133,29 @@ _TURNS: dict[str, list[dict[str, Any]]] = {
     "a repeated call id": [_turn(0), _turn(1, tool_calls=[_call("toolu_0a", "bash", 0)]), _turn(2)],
     "a call id Anthropic refuses": [_turn(0), _turn(1, tool_calls=[_call("call 1/x", "bash", 0)]), _turn(2)],
     "a tool name Anthropic refuses": [_turn(0), _turn(1, tool_calls=[_call("toolu_1", "my tool!", 0)]), _turn(2)],
+    "a reasoning text alone": [_turn(step, reasoning_details=_GONE) for step in range(4)],
+    "a reasoning text alone, then entries": [
+        _turn(0, reasoning_details=_GONE),
+        _turn(1),
+        _turn(2, reasoning_details=_GONE),
+    ],
+    "an empty reasoning text alone": [
+        _turn(0, reasoning_details=_GONE),
+        _turn(1, reasoning="", reasoning_details=_GONE),
+    ],
+    "a reasoning text and no text": [_turn(step, reasoning_details=_GONE, content=None) for step in range(3)],
+    "indexed calls alone": [_turn(step, reasoning=_GONE, reasoning_details=_GONE) for step in range(4)],
+    "indexed calls alone, an empty text": [
+        _turn(step, reasoning=_GONE, reasoning_details=_GONE, content="") for step in range(3)
+    ],
+    "a reasoning text alone, a call id Anthropic refuses later": [
+        _turn(0, reasoning_details=_GONE),
+        _turn(1, reasoning_details=_GONE, tool_calls=[_call("call 1/x", "bash", 0)]),
+    ],
+    "indexed calls alone, a tool name Anthropic refuses later": [
+        _turn(0, reasoning=_GONE, reasoning_details=_GONE),
+        _turn(1, reasoning=_GONE, reasoning_details=_GONE, tool_calls=[_call("toolu_1", "my tool!", 0)]),
+    ],
     "arguments of no object": [
         _turn(0),
         _turn(1, tool_calls=[{"id": "toolu_1", "type": "function", "function": {"name": "b", "arguments": "[1]"}}]),
@@ -299,3 +322,27 @@ def test_the_proved_shapes_are_forgotten_when_a_kit_is_made() -> None:
     assert proved
     contract.ProviderKit("acme-reasoned-turns", meaningful_markers={"_mode": "the server reads it"})
     assert proved == {}
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"reasoning_details": _GONE}, {"reasoning_details": _GONE, "reasoning": _GONE}],
+    ids=["a reasoning text alone", "indexed calls alone"],
+)
+def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, fields: dict[str, Any]) -> None:
+    # vLLM's and OpenRouter's reasoning text for a model that signs none (dropped, reported), or
+    # calls with the SDK's index and no reasoning: the first turn proves the shape, the rest are parts
+    proved: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
+    read = _Read(monkeypatch)
+    turns = [_turn(step, **fields) for step in range(5)]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    written = convert(_body(turns), recorder, chatcodec.get_codec("anthropic"))
+    assert written is not None
+    assert (read.by_proof, read.by_pass) == ([2], [])
+    assert [verdict is not None for verdict in proved.values()] == [True]
+    dropped = [loss.path for loss in recorder.losses if loss.what == "thinking part"]
+    assert len(dropped) == (5 if "reasoning" not in fields else 0)  # each turn's text reported, proved or not
+    _equal_to_canonical(_body(turns))

@@ -1,6 +1,9 @@
 """OpenAI Chat -> Anthropic, direct: an assistant turn of OpenRouter's reasoning (a Claude model
 through OpenRouter: ``reasoning`` and ``reasoning_details`` of Claude's signed thinking, a
-``null`` refusal, calls with the SDK's ``index``) written as its parts once its shape is proved.
+``null`` refusal, calls with the SDK's ``index``) written as its parts once its shape is proved;
+so too a turn with no entries: a ``reasoning`` text alone (vLLM's and OpenRouter's answer for a
+model that signs none, which Anthropic cannot verify: dropped, reported) or calls with their
+``index`` and no reasoning (a client that keeps what it accumulated from a stream).
 
 The pair's pass (:mod:`.openai_chat_to_anthropic`) writes such a turn by the reader's
 ``decode_assistant`` and the writer's turn rules (``AssistantTurns``): every entry decoded, every
@@ -39,6 +42,9 @@ if TYPE_CHECKING:
 
 Found = list[tuple["Steps", str, str, "LossKind"]]
 """The losses a turn's thinking parts answered, below the turn's place."""
+Verdict = tuple[Found, int]
+"""A proved shape's thinking reports (:data:`Found`) and how many thinking parts the reader reads
+from its reasoning fields (the canonical place of its text and calls)."""
 
 
 class WriterRules(NamedTuple):
@@ -59,7 +65,7 @@ def reasoned_turn(
     """The wire turn of ``message`` (an admitted turn of OpenRouter's reasoning, the canonical
     message ``index``) written as its parts when its shape is proved (the first turn of a shape
     proves it: :func:`_prove`); None when the writer's general rules write it (the caller's)."""
-    if context.options or DETAILS not in message:  # (options given by a stored request: this request's alone)
+    if context.options:  # (options given by a stored request: this request's alone)
         return None
     try:
         key = (
@@ -79,18 +85,21 @@ def reasoned_turn(
     if found is None:
         return None
     at = ("messages", index)
-    blocks = list(map(_as_came, message[DETAILS]))  # (a map: a comprehension's frame a turn cost more)
-    if found:  # (the thinking parts' reports, as the rules gave them on the proving turn)
-        context.losses.repeat(found, at)
-    return {"role": "assistant", "content": _said(message, blocks, at, context, rules)}
+    reported, read = found
+    details = message.get(DETAILS)  # (a map: a comprehension's frame a turn cost more)
+    blocks = list(map(_as_came, details)) if details else []
+    if reported:  # (the thinking parts' reports, as the rules gave them on the proving turn)
+        context.losses.repeat(reported, at)
+    return {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
 
 
 _UNSEEN: Any = object()
 """A shape not met yet (:func:`reasoned_turn`)."""
-_PROVED: dict[tuple[Any, ...], Found | None] = forgotten_with_kits({})
-"""The verdict on each shape of reasoned turn (:func:`reasoned_turn`'s key): the losses its thinking
-parts answered below the turn's place when its parts write what the general rules write, its
-thinking blocks its entries as they came; None when not. Kept across requests (an agent sends its
+_PROVED: dict[tuple[Any, ...], Verdict | None] = forgotten_with_kits({})
+"""The verdict on each shape of reasoned turn (:func:`reasoned_turn`'s key) when its parts write what
+the general rules write, its thinking blocks its entries as they came (or none, every thinking part
+dropped): the losses its thinking parts answered below the turn's place and how many the reader
+read; None when not. Kept across requests (an agent sends its
 history to one model every step) and bounded (a model is the caller's text: forgotten whole past
 :data:`_MAX_PROVED`); forgotten when a kit is made (its declarations decide what the writer reports)."""
 _MAX_PROVED = 256
@@ -98,7 +107,7 @@ _MAX_PROVED = 256
 
 def _prove(
     message: dict[str, Any], index: int, context: AnthropicContext, key: tuple[Any, ...], rules: WriterRules
-) -> Found | None:
+) -> Verdict | None:
     """The verdict on ``message``'s shape (``key``), kept in :data:`_PROVED`: the turn written by the
     writer's general rules (a turn of its own, finished) and by its parts, compared; every loss of
     both taken back, the context's notes restored (the caller then writes the turn for real)."""
@@ -113,12 +122,12 @@ def _prove(
     _restore(context, saved)
     middle = losses.count()
     thought = _thinking(message, index, context, rules)
-    verdict: Found | None = None
+    verdict: Verdict | None = None
     if thought is not None and found is not None:
-        blocks, reported = thought
-        turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules)}
+        blocks, reported, read = thought
+        turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
         if finished == [turn] and losses.below(middle, at) == found and key[4] is not None and whole_shape(key[4]):
-            verdict = reported
+            verdict = (reported, read)
     losses.take_back(count)
     _restore(context, saved)
     if len(_PROVED) >= _MAX_PROVED:
@@ -129,25 +138,32 @@ def _prove(
 
 def _thinking(
     message: dict[str, Any], index: int, context: AnthropicContext, rules: WriterRules
-) -> tuple[list[Any], Found] | None:
+) -> tuple[list[Any], Found, int] | None:
     """The thinking blocks of ``message``'s reasoning fields as the reader reads them
-    (``decode_reasoning``) and the writer's ``encode_thinking`` writes each at its place, and the
-    losses those answered below the turn's place; None unless they are a block an entry, each the
-    entry's text and signature as they came (:func:`_as_came`)."""
-    details: list[dict[str, Any]] = message[DETAILS]
+    (``decode_reasoning``) and the writer's ``encode_thinking`` writes each at its place, the
+    losses those answered below the turn's place, and how many parts the reader read; None unless
+    they are a block an entry, each the entry's text and signature as they came (:func:`_as_came`),
+    or, for a turn with no entries (a ``reasoning`` text alone, as vLLM and OpenRouter answer for a
+    model that signs none, or calls with the SDK's ``index`` and no reasoning), every part dropped."""
+    details: list[dict[str, Any]] = message.get(DETAILS) or []
     parts = decode_reasoning(message)[0]
-    if len(parts) != len(details):  # a reasoning text of its own beside them: the general rules'
+    if details and len(parts) != len(details):  # a reasoning text of its own beside them: the general rules'
         return None
     losses = context.losses
     count = losses.count()
     blocks: list[Any] = []
-    for position, (part, detail) in enumerate(zip(parts, details, strict=True)):
+    for position, part in enumerate(parts):
         block = rules.thinking(part, context, ("messages", index, "content", position))
+        if not details:
+            if block is not None:  # kept (as text, by the ``unsigned_thinking`` option): the general rules'
+                return None
+            continue
+        detail = details[position]
         if block is None or detail.get("type") != "reasoning.text" or block != _as_came(detail):
             return None
         blocks.append(block)
     reported = losses.below(count, ("messages", index))
-    return None if reported is None else (blocks, reported)
+    return None if reported is None else (blocks, reported, len(parts))
 
 
 def _as_came(detail: dict[str, Any]) -> dict[str, Any]:
@@ -156,16 +172,17 @@ def _as_came(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def _said(
-    message: dict[str, Any], blocks: list[Any], at: Steps, context: AnthropicContext, rules: WriterRules
+    message: dict[str, Any], blocks: list[Any], at: Steps, context: AnthropicContext, rules: WriterRules, *, read: int
 ) -> list[Any]:
-    """``blocks`` (a turn's thinking) followed by its text (a non-empty ``content``; an empty or
-    ``null`` one writes none) and each call by the writer's ``encode_tool_use`` at its canonical
-    place, as the reader's plain parts (the SDK's ``index`` left in no bag: the proof holds the
-    general rules to it)."""
+    """``blocks`` (a turn's thinking: ``read`` parts read, some dropped) followed by its text (a
+    non-empty ``content``; an empty or ``null`` one writes none) and each call by the writer's
+    ``encode_tool_use`` at its canonical place (after every part read), as the reader's plain parts
+    (the SDK's ``index`` left in no bag: the proof holds the general rules to it)."""
     content = message["content"]
+    position = read
     if content:
         blocks.append({"type": "text", "text": content})
-    position = len(blocks)
+        position += 1
     for call in message.get("tool_calls") or ():
         function = call["function"]
         part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
