@@ -576,6 +576,15 @@ ANTHROPIC: dict[str, dict[str, Any]] = {
         {"role": "user", "content": [_READ_RESULT]},
         _answer(_SEARCH | {"id": "srvtoolu_02"}, _FOUND | {"tool_use_id": "srvtoolu_02"}),
     ),
+    "calls as the API answers them since 2026 (their caller)": _claude(
+        _answer({"type": "text", "text": "Reading."}, _READ | {"caller": {"type": "direct"}}),
+        {"role": "user", "content": [_READ_RESULT]},
+        _answer(
+            {"type": "thinking", "thinking": "Again.", "signature": "EpIE"},
+            _READ | {"id": "toolu_2", "caller": {"type": "code_execution_20250825", "tool_id": "srvtoolu_9"}},
+        ),
+        {"role": "user", "content": [_READ_RESULT | {"tool_use_id": "toolu_2"}]},
+    ),
     "a web search answer as Claude wrote it (recorded)": _claude(
         _answer(*json.loads((_ANTHROPIC_FIXTURES / "web_search_citations_thinking.json").read_text())["content"])
     ),
@@ -595,6 +604,9 @@ ANTHROPIC_HANDED_BACK: dict[str, dict[str, Any]] = {
         {"role": "user", "content": [{"type": "text", "text": "As it says.", "citations": [_CITED]}]},
     ),
 }
+ANTHROPIC_HANDED_BACK["a call's caller of no object"] = _claude(
+    _answer(_READ | {"caller": "direct"}), {"role": "user", "content": [_READ_RESULT]}
+)
 ANTHROPIC_REFUSED = _claude(_answer({"type": "text", "text": "x", "citations": [_CITED | {"score": float("nan")}]}))
 """A citation of a value JSON has not: handed back, and refused by the canonical path."""
 
@@ -622,3 +634,25 @@ def test_an_anthropic_citation_json_has_not_is_handed_back_and_refused() -> None
     assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is None
     with pytest.raises(chatcodec.PayloadError, match="NaN is not JSON"):
         _converted(body, "openai-chat", source="anthropic")
+
+
+def test_calls_with_their_caller_are_written_as_a_plain_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the API's caller on every call (2026): the turn is the writer's plain turn, the caller
+    # read by the reader and reported by the writer, no turn written by the general function
+    general: list[object] = []
+    writing = anthropic_to_openai_chat.encode_assistant_message
+
+    def counted(*arguments: Any) -> None:
+        general.append(arguments[0])
+        writing(*arguments)
+
+    monkeypatch.setattr(anthropic_to_openai_chat, "encode_assistant_message", counted)
+    body = ANTHROPIC["calls as the API answers them since 2026 (their caller)"]
+    recorder = LossRecorder()
+    written = anthropic_to_openai_chat.convert(copy.deepcopy(body), recorder, get_codec("openai-chat"))
+    assert written is not None
+    assert general == []
+    assert [(loss.path, loss.what) for loss in recorder.losses if "caller" in loss.what] == [
+        ("$.messages[1].content[1]", "anthropic data ['caller']"),
+        ("$.messages[3].content[1]", "anthropic data ['caller']"),
+    ]

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.anthropic_to_openai_chat_replayed import (
     KEPT_DEPTH,
+    called_by,
     json_objects,
     replayed_block,
     unnamed,
@@ -49,13 +50,12 @@ from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, 
 from chatcodec._providers.anthropic.wire import COMMON_INPUTS, COMMON_MESSAGES
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.assistant import plain_turn_wire
+from chatcodec._providers.openai_chat.assistant import foreign_bag_only, plain_turn_wire, report_plain_turn
 from chatcodec._providers.openai_chat.messages import (
     encode_assistant_message,
     encode_plain_message,
     encode_tool_message,
 )
-from chatcodec._providers.openai_chat.reasoning import drop_loss
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec.codec_kit import PLAIN_TEXT, deeper_than
 
@@ -135,6 +135,11 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
         return None
+
+
+_CLAUDE_THINKING = {"type": "thinking", "provider": PROVIDER}
+"""What the writer's report of a dropped thinking part asks of it (its provider: Claude's, as the
+reader reads an Anthropic thinking block)."""
 
 
 class UnadmittedError(Exception):
@@ -232,9 +237,14 @@ def _copied_blocks(
         copied: dict[str, Any] | None
         if kind == "tool_use" and assistant:  # the commonest blocks inline: a call, a result of text
             call_id, name = block.get("id"), block.get("name")
-            if len(block) != 4 or type(call_id) is not str or type(name) is not str or "input" not in block:
-                return None
             call = {"type": "tool_use", "id": call_id, "name": name, "input": None}
+            if (
+                type(call_id) is not str
+                or type(name) is not str
+                or "input" not in block
+                or (len(block) != 4 and not called_by(block, call, beyond))  # (the API's ``caller``, replayed)
+            ):
+                return None
             calls.append(call)
             inputs.append(block["input"])
             copied = call
@@ -429,25 +439,31 @@ class _Writer:
 
     def plain_turn(self, content: list[dict[str, Any]]) -> bool | None:
         """A plain agent turn (Claude's thinking, then text, then common calls under names
-        OpenAI takes) written as the writer's ``_write_plain_turn`` writes its canonical
-        parts, with its losses (each thinking block dropped: no ``reasoning_field``), and
-        whether it holds a call; None, with nothing written, for any other turn. The turn
-        stands for its canonical message in :attr:`canonical` (a block a part: all a loss's
-        place is found from)."""
+        OpenAI takes, a call with the API's ``caller`` too: :meth:`called`) written as the
+        writer's ``_write_plain_turn`` writes its canonical parts, with its losses (each thinking
+        block dropped: no ``reasoning_field``; a caller reported, by the writer's
+        ``report_plain_turn``), and whether it holds a call; None, with nothing written, for any
+        other turn. The turn stands for its canonical message in :attr:`canonical` (a block a
+        part: all a loss's place is found from)."""
         texts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         dropped: list[int] = []
+        read: dict[int, dict[str, Any]] = {}  # the parts a report asks of: a dropped thinking's, a caller's call
         digits = self.digits
         for position, block in enumerate(content):
             kind = block["type"]
             if kind == "thinking":
                 dropped.append(position)
+                read[position] = _CLAUDE_THINKING
             elif kind == "text" and not calls and len(block) == PLAIN_TEXT:
                 texts.append(block)
             elif kind == "tool_use" and ((name := block["name"]) in TAKEN or TAKES(name)):
                 call = plain_call(block, digits)
                 if call is None:
-                    return None
+                    call = self.called(block)
+                    if call is None:
+                        return None
+                    read[position] = call
                 calls.append(plain_call_wire(call, name))
             else:
                 return None
@@ -455,13 +471,21 @@ class _Writer:
             return None  # none of its parts carried: the writer's loss
         canonical = self.canonical
         canonical.append({"role": "assistant", "content": content})
-        if dropped:
-            losses = self.context.losses
-            at = len(canonical) - 1
-            for position in dropped:
-                drop_loss(PROVIDER, losses, ("messages", at, "content", position))
+        if read:
+            bagged = [position for position in read if position not in dropped] if dropped else list(read)
+            report_plain_turn(read, dropped, bagged, self.context.losses, ("messages", len(canonical) - 1))
         self.wire.append(plain_turn_wire(texts, calls, None))
         return bool(calls)
+
+    def called(self, block: dict[str, Any]) -> dict[str, Any] | None:
+        """The canonical part of a call with the API's ``caller`` (the proof copied it:
+        :func:`.called_by`), read by the reader's ``decode_parts``, which keeps the caller in its
+        bag, when the writer writes it as a plain call and reports the bag
+        (``foreign_bag_only``); None for any other."""
+        if "caller" not in block:
+            return None
+        call = decode_parts([block], ASSISTANT_KINDS, digits=self.digits)[0]
+        return call if foreign_bag_only(call) else None
 
     def user(self, content: list[dict[str, Any]], called: bool) -> None:
         """A user turn of blocks: its tool message and its user message, read and written."""

@@ -1,7 +1,8 @@
 """The blocks of a Claude agent's history beyond the closed front's that the Anthropic -> OpenAI
 Chat direct pass (:mod:`.anthropic_to_openai_chat`) copies: an answer's ``citations`` (after a web
-search, or on documents with citations enabled) and a server tool's call and result
-(``server_tool_use``, ``web_search_tool_result``: Claude Code's and the SDK's web search).
+search, or on documents with citations enabled), a server tool's call and result
+(``server_tool_use``, ``web_search_tool_result``: Claude Code's and the SDK's web search), and a
+call's ``caller`` (the API's since 2026, on every ``tool_use`` it answers).
 
 The front (:data:`~chatcodec._providers.anthropic.wire.COMMON_MESSAGES`) refuses them, so the
 canonical path reads such a body by the wire shapes (``TextBlock``'s ``citations``, a list of
@@ -57,14 +58,29 @@ def replayed_block(block: dict[str, Any], kind: str) -> dict[str, Any] | None:
     return dict(block)
 
 
+def called_by(block: dict[str, Any], call: dict[str, Any], beyond: list[dict[str, Any]] | None) -> bool:
+    """Whether an assistant's ``tool_use`` ``block`` beyond its type, id, name and input holds the
+    ``caller`` the API writes on every call since 2026 (``{"type": "direct"}``, or the code
+    execution tool that made it) and nothing else, as clients replay the answer's blocks: a copy
+    of it put on ``call`` (the call's copy), which is noted in ``beyond`` for its value to be
+    checked; False for any other (or with no ``beyond``: a walk held to the front's copy)."""
+    caller: Any = block.get("caller")
+    if beyond is None or len(block) != 5 or caller.__class__ is not dict:
+        return False
+    call["caller"] = dict(caller)
+    beyond.append(call)
+    return True
+
+
 def json_objects(block: dict[str, Any]) -> list[dict[str, Any]]:
-    """The objects of a copied block (:func:`replayed_block`) whose values the front's schema
-    of a call's input checks (JSON values, no NaN, keys of text): a text's citations, a server
-    block itself."""
-    if block["type"] == "text":
+    """The objects of a copied block (:func:`replayed_block`, :func:`called_by`) whose values the
+    front's schema of a call's input checks (JSON values, no NaN, keys of text): a text's
+    citations, a call's caller, a server block itself."""
+    kind = block["type"]
+    if kind == "text":
         citations: list[dict[str, Any]] | None = block["citations"]
         return citations or []
-    return [block]
+    return [block["caller"]] if kind == "tool_use" else [block]
 
 
 def unnamed(turns: list[dict[str, Any]]) -> bool:

@@ -349,7 +349,7 @@ def _write_plain_turn(
             and (part["name"] in TAKEN or TAKES(part["name"]))
         ):
             calls.append(part)
-        elif kind == "tool_use" and _foreign_bag_only(part):
+        elif kind == "tool_use" and foreign_bag_only(part):
             calls.append(part)
             bagged.append(index)
         elif (
@@ -363,7 +363,7 @@ def _write_plain_turn(
             thought = part.get("text", "")
         else:
             return None
-    _report_plain_turn(content, dropped, bagged, losses, at)
+    report_plain_turn(content, dropped, bagged, losses, at)
     written: list[dict[str, Any]] = []
     for part in calls:  # a loop: a comprehension's own frame cost more than a turn's few calls (CPython 3.11)
         written.append(plain_call_wire(part, part["name"]))
@@ -387,17 +387,18 @@ def plain_turn_wire(texts: Sequence[Part], calls: list[dict[str, Any]], thought:
     return wire
 
 
-def _report_plain_turn(
-    content: list[Part], dropped: list[int], bagged: list[int], losses: LossRecorder, at: Steps
+def report_plain_turn(
+    content: Sequence[Part] | Mapping[int, Part], dropped: list[int], bagged: list[int], losses: LossRecorder, at: Steps
 ) -> None:
-    """A plain turn's losses in the general writing's order: reasoning dropped, then bags on calls."""
+    """A plain turn's losses in the general writing's order: reasoning dropped, then bags on calls
+    (``content``: the turn's parts by position, at least those named; a direct path's too)."""
     for index in dropped:
         reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
     for index in bagged:
         KIT.report_foreign(losses, content[index]["provider_metadata"], (*at, "content", index))
 
 
-def _foreign_bag_only(call: Part) -> bool:
+def foreign_bag_only(call: Part) -> bool:
     """A call of an id, a name OpenAI takes, arguments and other providers' bags, none with a
     Gemini thought signature (:func:`_encode_call` writes one into the call), alone."""
     metadata = call.get("provider_metadata")
