@@ -32,6 +32,7 @@ from chatcodec._direct import (
     openai_chat_to_anthropic,
     openai_chat_to_openai_responses,
     openai_responses_to_openai_chat,
+    openai_responses_to_openai_chat_replayed,
 )
 from chatcodec._direct.openai_responses_to_openai_chat_replayed import one_text
 from chatcodec._direct.table import canonical_only
@@ -437,7 +438,46 @@ RESPONSES["a local shell call and its output"] = {
         _typed("user", "Go on."),
     ],
 }
+RESPONSES.update(
+    {
+        "an easy assistant message with its phase (2026), between calls": {
+            "model": "gpt-5.4-codex",
+            "input": [
+                _typed("user", "Fix it."),
+                {"role": "assistant", "content": "I look first.", "phase": "commentary"},
+                *_CALL,
+                {"type": "message", "role": "assistant", "content": "Fixed.", "phase": "final_answer"},
+                _typed("user", "Go on."),
+            ],
+        },
+        "a typed assistant text with its id, status and phase": {
+            "model": "gpt-5.4-codex",
+            "input": [
+                _typed("user", "Fix it."),
+                {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB"},
+                {
+                    "type": "message",
+                    "id": "msg_1",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": "On it.",
+                    "phase": "commentary",
+                },
+                *_CALL,
+                _typed("user", "Go on."),
+            ],
+        },
+    }
+)
 RESPONSES_HANDED_BACK: dict[str, dict[str, Any]] = {
+    "an easy assistant message with a field no answer holds": {
+        "model": "gpt-5",
+        "input": [
+            _typed("user", "Hi."),
+            {"role": "assistant", "content": "Hello.", "name": "bot"},
+            _typed("user", "Go."),
+        ],
+    },
     "an answer's text with its tokens": {
         "model": "gpt-5",
         "input": [
@@ -656,3 +696,24 @@ def test_calls_with_their_caller_are_written_as_a_plain_turn(monkeypatch: pytest
         ("$.messages[1].content[1]", "anthropic data ['caller']"),
         ("$.messages[3].content[1]", "anthropic data ['caller']"),
     ]
+
+
+def test_easy_assistant_messages_with_their_phase_are_written_by_the_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a text with its phase (the SDK's easy input message, 2026) on every step: the pass writes it as
+    # a replayed one-text turn, its bag's report asked once a shape, equal to the canonical path's
+    # on the first request and on later ones
+    monkeypatch.setattr(openai_responses_to_openai_chat_replayed, "_TEXTS", {})
+    steps: list[dict[str, Any]] = []
+    for step in range(3):
+        steps.append({"role": "assistant", "content": f"Step {step}.", "phase": "commentary"})
+        steps += [{**item, "call_id": f"call_{step}"} for item in _CALL]
+    steps.append({"role": "assistant", "content": "Done.", "phase": "final_answer"})
+    body = {"model": "gpt-5.4-codex", "input": [_typed("user", "Fix it."), *steps, _typed("user", "Go on.")]}
+    with canonical_only():
+        canonical = _converted(body, "openai-chat", source="openai-responses")
+    for _ in range(2):
+        admission = openai_responses_to_openai_chat.admitted(body["input"])
+        assert admission is not None
+        assert admission.read == {}  # no turn read from its canonical message
+        assert _converted(body, "openai-chat", source="openai-responses") == canonical
+    assert len(openai_responses_to_openai_chat_replayed._TEXTS) == 1

@@ -24,7 +24,8 @@ messages written here in their place (:class:`DirectReading`).
 A top-level ``instructions`` (the Agents SDK sends its agent's) is the canonical reader's leading
 system message: written first, every other message's index one further. An assistant turn as a
 model's output is replayed (the Agents SDK's typed ``message`` item of one ``output_text``, with the
-``phase`` Codex models ask back, calls with their ``id`` and ``status``) is written in the same
+``phase`` Codex models ask back, or its text beside that ``phase`` as the SDK's easy input message
+takes it since 2026, calls with their ``id`` and ``status``) is written in the same
 pass: each item's id, status and phase are the reader's bag (``decode_item``: ``split_fields``),
 which the Chat writer reports (``report_foreign``) at the item's part, asked once per shape of item
 (:mod:`.openai_responses_to_openai_chat_replayed`). A turn of a typed message of other parts (a
@@ -69,6 +70,7 @@ from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     replayed_reasoning,
     replayed_text,
     report_citations,
+    said_message,
     unanswered,
 )
 from chatcodec._losses import LossRecorder
@@ -244,8 +246,12 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 read[starts[-1]] = len(starts) - 1
             previous = "reasoning"
             continue
-        if kind is not None and (kind != "message" or item.get("role") == "assistant"):
-            if kind != "message":  # a hosted tool's call, a reference (any other: the canonical path's)
+        if (kind is not None and (kind != "message" or item.get("role") == "assistant")) or (
+            kind is None and len(item) != 2 and item.get("role") == "assistant"  # (an easy message with its phase)
+        ):
+            if (
+                kind is not None and kind != "message"
+            ):  # a hosted tool's call, a reference (any other: the canonical path's)
                 if kind not in ITEMS_KEPT_WHOLE or not kept_whole(item, kind, hosted):
                     return None
                 if kind not in HOSTED:  # the caller's, a run of them one user message
@@ -266,11 +272,14 @@ def admitted(items: list[Any]) -> Admission | None:  # noqa: C901, PLR0912, PLR0
                 continue
             # a model's output message, replayed (a turn's first: its calls may follow)
             annotated = None if previous == "text" else output_message(item)
-            if annotated is None:
+            said = annotated is None and previous != "text" and said_message(item)  # a text with its phase, id, status
+            if annotated is None and not said:
                 return None
             if previous != "reasoning" and previous != "hosted":  # noqa: PLR1714
                 starts.append(position)
-            if annotated or previous == "reasoning" or not one_text(item["content"]):  # from its canonical message
+            if (
+                annotated or previous == "reasoning" or (not said and not one_text(item["content"]))
+            ):  # from its canonical message
                 read[starts[-1]] = len(starts) - 1
                 if annotated and (not cited or cited[-1] != len(starts) - 1):  # its url citations reported first
                     cited.append(len(starts) - 1)
@@ -483,7 +492,7 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
             continue
         role, content = item["role"], item["content"]
         if role == "assistant":
-            if kind is not None:  # a model's text replayed (admitted: one output_text, first in its turn)
+            if kind is not None or len(item) != 2:  # a model's text replayed (admitted: one text, first in its turn)
                 replayed = replayed_text(item, CHAT_KIT.report_foreign)
                 if replayed is None:
                     raise UnadmittedError

@@ -85,13 +85,19 @@ def read_output(item: dict[str, Any], report: Report) -> Reported:
 
 
 def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] | None:
-    """A typed message item's one text as the reader reads it (a text part holding the
-    item's fields in its bag, which the Chat writer reports and writes as a text) and what
-    its bag gives (None: a message of another shape)."""
+    """A message item's one text (a typed item's one part, or an item's text beside its phase,
+    id or status: :func:`said_message`) as the reader reads it (a text part holding the item's
+    fields in its bag, which the Chat writer reports and writes as a text) and what its bag gives
+    (None: a message of another shape)."""
     content = item["content"]
-    if len(content) != 1:
+    if type(content) is str:  # (the reader's part is that text, its bag marked as read from a string)
+        first: dict[str, Any] = _STRING
+        text = content
+    elif len(content) != 1:
         return None
-    first = content[0]
+    else:
+        first = content[0]
+        text = first.get("text")
     shape = None
     if first.keys() <= TEXT_PART_KEYS and None not in item.values() and None not in first.values():
         shape = (tuple(item), tuple(first))
@@ -99,7 +105,7 @@ def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] 
         if known is None:
             return None
         if known is not _UNSEEN:  # the reader's text part's text
-            return first["text"], known
+            return text, known
     read = decode_item(item)
     part = read[0]
     found = _reported(part, report) if len(read) == 1 and _foreign_text(part) else None
@@ -110,6 +116,8 @@ def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] 
 
 _UNSEEN: Any = object()
 """A shape not read yet (:func:`replayed_text`)."""
+_STRING: dict[str, Any] = {}
+"""The part a string content stands for in a shape's key (:func:`replayed_text`): none (never changed)."""
 
 PLAIN_CALL = 4
 """A function call item's keys with nothing for a bag: type, call_id, name and arguments."""
@@ -225,6 +233,15 @@ answers a request that asked for none (``[]``, which the Agents SDK replays on e
 reader's spelling marker, so a one-text turn is written by :func:`replayed_text` as without it);
 tokens and any other field kept whole in the reader's bag are the canonical path's, whose model
 checks their values."""
+
+
+def said_message(item: dict[str, Any]) -> bool:
+    """Whether an assistant's message item is a text with the fields a replayed answer holds
+    beside it (its ``phase``, which Codex models ask back, and which the SDK's easy input message
+    takes since 2026; an ``id`` and ``status``; typed or not): the reader reads the text as the
+    message's string content and those fields as its bag, which the Chat writer reports
+    (the turn is written from its canonical message). False for any other item."""
+    return item.get("role") == "assistant" and type(item.get("content")) is str and item.keys() <= _MESSAGE_KEYS
 
 
 def one_text(content: list[dict[str, Any]]) -> bool:
