@@ -183,6 +183,22 @@ _USUAL: dict[str, dict[str, Any]] = {
         "stream": True,
         "stream_options": {"include_usage": True},
     },
+    "a prompt cache key (2025's SDK; kept as data, reported)": {"prompt_cache_key": "session-7", "max_tokens": 9},
+    "a safety identifier": {"safety_identifier": "user-hash", "stream": True},
+    "text modalities": {"modalities": ["text"], "max_tokens": 9},
+    "a predicted output": {"prediction": {"type": "content", "content": "x = 1"}, "max_tokens": 9},
+    "web search options": {"web_search_options": {"search_context_size": "low"}, "max_tokens": 9},
+    "vLLM's top_k beside a temperature": {"top_k": 40, "temperature": 0.6, "max_tokens": 9},
+    "litellm's thinking passed through for Claude": {"thinking": {"type": "enabled", "budget_tokens": 1024}},
+    "a prompt cache key of a number (kept as it came)": {"prompt_cache_key": 7},
+    "a null prompt cache key (an SDK dump)": {"prompt_cache_key": None, "max_tokens": None},
+    "a prompt cache key beside a client's settings": {
+        "prompt_cache_key": "k",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "user": "u-1",
+        "reasoning_effort": "low",
+    },
     "a streaming client's settings": {
         "stream": True,
         "stream_options": {"include_usage": True},
@@ -256,6 +272,7 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "null tools beside a null limit": {"tools": None, "max_tokens": None},
     "a null beside a field the usual request does not hold": {"max_tokens": None, "logit_bias": {"1": 2}},
     "parallel calls of 1": {"parallel_tool_calls": 1},
+    "two fields kept as data (their order in the bag is the front copy's)": {"prompt_cache_key": "k", "top_k": 4},
 }
 
 
@@ -421,6 +438,9 @@ _FIELD_VALUES: dict[str, Any] = {
     "store": st.booleans(),
     "service_tier": st.sampled_from(["auto", "default", "flex", "priority", "odd"]),
     "frequency_penalty": st.one_of(st.floats(-3, 3), st.integers(-3, 3)),
+    "prompt_cache_key": st.one_of(st.text(max_size=3), st.none(), st.integers(0, 2)),
+    "top_k": st.one_of(st.integers(-1, 50), st.none(), st.floats(0, 2)),
+    "thinking": st.one_of(st.just({"type": "enabled", "budget_tokens": 1024}), st.just({"type": "disabled"})),
 }
 
 

@@ -34,27 +34,41 @@ if TYPE_CHECKING:
     from chatcodec._providers.openai_chat.wire import Request
     from chatcodec.contract import Reading
 
-SETTINGS = frozenset(
-    {
-        "stream_options",
-        "user",
-        "seed",
-        "metadata",
-        "service_tier",
-        "stop",
-        "n",
-        "store",
-        "frequency_penalty",
-        "presence_penalty",
-        "reasoning_effort",
-        "response_format",
-    }
+KEPT_AS_DATA = frozenset(
+    {"prompt_cache_key", "safety_identifier", "modalities", "prediction", "web_search_options", "top_k", "thinking"}
+)
+"""The OpenAI SDK's ``prompt_cache_key``, ``safety_identifier`` (a 2025 request's caching and
+abuse keys), ``modalities``, ``prediction`` and ``web_search_options``, the ``top_k`` vLLM and
+OpenRouter take, and the ``thinking`` object litellm's clients pass through for Claude: fields
+an agent's client sends every step that no decoder maps (one of them at a time: the order of
+several in the bag is the front copy's, which a view of the settings does not keep)."""
+
+SETTINGS = (
+    frozenset(
+        {
+            "stream_options",
+            "user",
+            "seed",
+            "metadata",
+            "service_tier",
+            "stop",
+            "n",
+            "store",
+            "frequency_penalty",
+            "presence_penalty",
+            "reasoning_effort",
+            "response_format",
+        }
+    )
+    | KEPT_AS_DATA
 )
 """The settings read here beside the usual request's fields (and a ``temperature`` or ``top_p``
 that is an integer, which the reader reads as a float marked for its own writer): an o-series or
 gpt-5 client's ``reasoning_effort``, a JSON client's ``response_format`` (a ``json_schema`` one,
 structured outputs, read with the conversion's reading, where its decoder notes the schema for the
-writer: :func:`read_settings`' ``noted``)."""
+writer: :func:`read_settings`' ``noted``). Beside them, one field the reader has no canonical home for
+(:data:`KEPT_AS_DATA`) is read as it keeps it: first in its bag, as data, which the writer's kit
+reports where it claims the bag (a direct top level claims it as the writer does)."""
 
 
 def read_settings(
@@ -64,7 +78,8 @@ def read_settings(
     the ``stream`` flag beside a ``stream_options``), read by the reader's decoders of those keys
     from the closed front's copy of them (or from them as they are, where they are values the
     front takes as they are: :func:`settings_shape`); None when the front refuses one (the
-    canonical path says why) or a decoder leaves one unmapped (kept as data: reported by a writer).
+    canonical path says why) or a decoder leaves one unmapped (kept as data: reported by a writer)
+    but one of :data:`KEPT_AS_DATA`.
 
     ``nulls``: some of ``keys`` are an SDK dump's ``null`` fields (:func:`_with_nulls`). The
     reader keeps such a field in its bag as it came (its decoders map nothing of a ``null``),
@@ -115,10 +130,10 @@ def _decoded(
     for decoder in decoders_for(copy):
         mapped += decoder(copy, data, bag, read_in)
     if not set(mapped).issuperset(copy):
-        if not nulls:
-            return None
         unmapped = leftovers(copy, mapped)  # the reader's leftovers, first in its bag
-        if None in unmapped.values() and all(value is None for value in unmapped.values()):
+        if len(unmapped) == 1 and KEPT_AS_DATA.issuperset(unmapped):  # a field kept as data (a null too)
+            return data, {**unmapped, **bag}
+        if nulls and None in unmapped.values() and all(value is None for value in unmapped.values()):
             return data, {**unmapped, **bag}
         return None
     return data, bag
