@@ -676,6 +676,31 @@ def test_an_anthropic_citation_json_has_not_is_handed_back_and_refused() -> None
         _converted(body, "openai-chat", source="anthropic")
 
 
+def _general_turns(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The turns the Anthropic -> OpenAI Chat pass writes by the writer's general function."""
+    general: list[object] = []
+    writing = anthropic_to_openai_chat.encode_assistant_message
+
+    def counted(*arguments: Any) -> None:
+        general.append(arguments[0])
+        writing(*arguments)
+
+    monkeypatch.setattr(anthropic_to_openai_chat, "encode_assistant_message", counted)
+    return general
+
+
+def test_texts_as_the_sdk_dumps_them_are_written_as_a_plain_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``citations: null`` on every text (a Python agent replaying ``model_dump()``): the reader's
+    # spelling, which the writer drops, so the turn is the writer's plain turn
+    general = _general_turns(monkeypatch)
+    body = ANTHROPIC["a text block as the SDK dumps it (citations null)"]
+    assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), get_codec("openai-chat")) is not None
+    assert general == []
+    cited = ANTHROPIC["an answer's citations (documents with citations enabled), beside a call"]
+    assert anthropic_to_openai_chat.convert(copy.deepcopy(cited), LossRecorder(), get_codec("openai-chat")) is not None
+    assert len(general) == 2  # texts with their citations (``[]`` too, kept as data): the general function's
+
+
 def test_calls_with_their_caller_are_written_as_a_plain_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     # the API's caller on every call (2026): the turn is the writer's plain turn, the caller
     # read by the reader and reported by the writer, no turn written by the general function

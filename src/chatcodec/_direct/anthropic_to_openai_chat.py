@@ -50,7 +50,12 @@ from chatcodec._providers.anthropic.parts import ASSISTANT_KINDS, decode_parts, 
 from chatcodec._providers.anthropic.wire import COMMON_INPUTS, COMMON_MESSAGES
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.openai_chat import reasoning
-from chatcodec._providers.openai_chat.assistant import foreign_bag_only, plain_turn_wire, report_plain_turn
+from chatcodec._providers.openai_chat.assistant import (
+    foreign_bag_only,
+    plain_text,
+    plain_turn_wire,
+    report_plain_turn,
+)
 from chatcodec._providers.openai_chat.messages import (
     encode_assistant_message,
     encode_plain_message,
@@ -438,8 +443,9 @@ class _Writer:
         return any(part["type"] == "tool_use" for part in parts)
 
     def plain_turn(self, content: list[dict[str, Any]]) -> bool | None:
-        """A plain agent turn (Claude's thinking, then text, then common calls under names
-        OpenAI takes, a call with the API's ``caller`` too: :meth:`called`) written as the
+        """A plain agent turn (Claude's thinking, then text (an SDK dump's with ``null`` citations
+        too), then common calls under names OpenAI takes, a call with the API's ``caller`` too:
+        :meth:`called`) written as the
         writer's ``_write_plain_turn`` writes its canonical parts, with its losses (each thinking
         block dropped: no ``reasoning_field``; a caller reported, by the writer's
         ``report_plain_turn``), and whether it holds a call; None, with nothing written, for any
@@ -457,6 +463,11 @@ class _Writer:
                 read[position] = _CLAUDE_THINKING
             elif kind == "text" and not calls and len(block) == PLAIN_TEXT:
                 texts.append(block)
+            elif kind == "text" and not calls and "citations" in block:  # (an SDK dump's null citations)
+                text = self.read(block)
+                if text is None or not plain_text(text):
+                    return None
+                texts.append(text)
             elif kind == "tool_use" and ((name := block["name"]) in TAKEN or TAKES(name)):
                 call = plain_call(block, digits)
                 if call is None:
@@ -484,8 +495,13 @@ class _Writer:
         (``foreign_bag_only``); None for any other."""
         if "caller" not in block:
             return None
-        call = decode_parts([block], ASSISTANT_KINDS, digits=self.digits)[0]
+        call = self.read(block)
         return call if foreign_bag_only(call) else None
+
+    def read(self, block: dict[str, Any]) -> dict[str, Any]:
+        """``block``'s canonical part, read by the reader's ``decode_parts`` (what it keeps
+        beside the wire fields in its bag)."""
+        return decode_parts([block], ASSISTANT_KINDS, digits=self.digits)[0]
 
     def user(self, content: list[dict[str, Any]], called: bool) -> None:
         """A user turn of blocks: its tool message and its user message, read and written."""

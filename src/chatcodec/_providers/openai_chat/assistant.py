@@ -338,9 +338,7 @@ def _write_plain_turn(
     thought: str | None = None
     for index, part in enumerate(content):
         kind = part["type"]
-        if (
-            kind == "text" and not calls and (len(part) == PLAIN_TEXT or KIT.bare(part, PLAIN_TEXT))
-        ):  # (another provider's spelling dropped)
+        if kind == "text" and not calls and plain_text(part):  # (another provider's spelling dropped)
             texts.append(part)
         elif (
             kind == "tool_use"
@@ -396,6 +394,12 @@ def report_plain_turn(
         reasoning.drop_loss(content[index].get("provider"), losses, (*at, "content", index))
     for index in bagged:
         KIT.report_foreign(losses, content[index]["provider_metadata"], (*at, "content", index))
+
+
+def plain_text(part: Part) -> bool:
+    """A text part holding nothing else, or nothing but another provider's spelling (an SDK dump's
+    ``null`` citations: dropped, nothing reported), which a plain turn writes as its text."""
+    return len(part) == PLAIN_TEXT or KIT.bare(part, PLAIN_TEXT)
 
 
 def foreign_bag_only(call: Part) -> bool:
