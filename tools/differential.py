@@ -31,8 +31,10 @@ marker on the last user message, long results, reasoning, screenshots) of as man
 ``bench/feature_shapes.py``'s coding agent with each feature of its wire alone, none and all
 (issue 107: litellm's signed ``thinking_blocks``, a marked system part, an image in a tool
 result, parallel calls, long and failed results, the SDK's nulls) of 3 and 12 turns, as OpenAI
-Chat and as Anthropic, and ``bench/held_out.py``'s three held-out agents (Claude Code, an agent on
-litellm's SDK, a Claude model through OpenRouter) of as many; the
+Chat and as Anthropic, ``bench/held_out.py``'s three held-out agents (Claude Code, an agent on
+litellm's SDK, a Claude model through OpenRouter) of as many, and ``bench/variant_shapes.py``'s
+plain sessions of each direct pair with one field or spelling more (a cache key, a tool's marker,
+calls with their index, Claude's ``caller``, the ``phase`` of an easy message) of as many; the
 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
 (nested tool arguments, which the bench's own sessions lack); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
@@ -102,8 +104,21 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
                 yield f"features{turns}-{shape}", source, body
         for kind, build in held_out.BUILDERS.items() if turns > 1 else ():  # the held-out agents' own shapes
             yield f"held-out{turns}-{kind}", held_out.PAIRS[kind][0][0], build(turns, seed=turns)
+        yield from _variants(turns) if turns > 1 else ()
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
+
+
+def _variants(turns: int) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Each direct pair's plain session with one field or spelling more (``bench/variant_shapes.py``),
+    a source's body once (it is converted to every format)."""
+    from bench import variant_shapes
+
+    seen: set[tuple[str, str]] = set()
+    for source, _, name, body in variant_shapes.sessions(turns):
+        if (source, name) not in seen:
+            seen.add((source, name))
+            yield f"variant{turns}-{source}-{name}", source, body
 
 
 def _request_lines(chatcodec: Any) -> Iterator[str]:
