@@ -77,6 +77,9 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "litellm's thinking": _top(thinking={"type": "enabled", "budget_tokens": 2048}),
     "vLLM's top_k": _top(top_k=40),
     "a developer prompt": lambda body: body["messages"][0].update(role="developer"),
+    "a system message mid-session": lambda body: body["messages"].insert(
+        4, {"role": "system", "content": "Remember to run the tests."}
+    ),
     "a marker on a tool": lambda body: body["tools"][-1].update(cache_control={"type": "ephemeral"}),
     "tool results as text parts": _tool_texts_as_parts,
     "calls with their index": _indexed,

@@ -92,12 +92,10 @@ def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] 
     content = item["content"]
     if type(content) is str:  # (the reader's part is that text, its bag marked as read from a string)
         first: dict[str, Any] = _STRING
-        text = content
     elif len(content) != 1:
         return None
     else:
         first = content[0]
-        text = first.get("text")
     shape = None
     if first.keys() <= TEXT_PART_KEYS and None not in item.values() and None not in first.values():
         shape = (tuple(item), tuple(first))
@@ -105,7 +103,7 @@ def replayed_text(item: dict[str, Any], report: Report) -> tuple[str, Reported] 
         if known is None:
             return None
         if known is not _UNSEEN:  # the reader's text part's text
-            return text, known
+            return (content if first is _STRING else first["text"]), known
     read = decode_item(item)
     part = read[0]
     found = _reported(part, report) if len(read) == 1 and _foreign_text(part) else None
