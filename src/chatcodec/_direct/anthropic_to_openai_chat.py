@@ -465,7 +465,7 @@ class _Writer:
                 texts.append(block)
             elif kind == "text" and not calls and "citations" in block:  # (an SDK dump's null citations)
                 text = self.read(block)
-                if text is None or not plain_text(text):
+                if not plain_text(text):
                     return None
                 texts.append(text)
             elif kind == "tool_use" and ((name := block["name"]) in TAKEN or TAKES(name)):
