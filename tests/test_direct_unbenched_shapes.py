@@ -156,9 +156,33 @@ SHAPES.update(
     }
 )
 
+_REMINDER = {"role": "system", "content": "Run the tests after each change."}
+SHAPES.update(
+    {
+        "a system message after results (a harness's reminder)": _dialect(lambda ms, _: ms.insert(4, _REMINDER)),
+        "a system message after results, to a model that takes system turns": {
+            **_dialect(lambda ms, _: ms.insert(4, _REMINDER)),
+            "model": "claude-opus-4-8",
+        },
+        "a system message after the task": _dialect(lambda ms, _: ms.insert(2, _REMINDER)),
+        "a system message after an answer": _dialect(lambda ms, _: ms.insert(4, _ANSWER) or ms.insert(5, _REMINDER)),
+        "a system message of text parts, with a marker": _dialect(
+            lambda ms, _: ms.insert(4, {"role": "system", "content": [{"type": "text", "text": "Be brief."}], **_MARK})
+        ),
+        "a system message last": _dialect(lambda ms, _: ms.append(_REMINDER)),
+    }
+)
+
+_TWO_FIRST = _dialect(lambda ms, _: ms.insert(1, _REMINDER))
+"""Two system messages first: the reader joins them into one prompt (the canonical path's)."""
+_TWO_MID = _dialect(lambda ms, _: ms.insert(4, _REMINDER) or ms.insert(5, _REMINDER))
 HANDED_BACK = {
-    "anthropic": {"document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")])},
-    "openai-responses": {},
+    "anthropic": {
+        "document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")]),
+        "two system messages first": _TWO_FIRST,
+        "two system messages mid-session": _TWO_MID,
+    },
+    "openai-responses": {"two system messages first": _TWO_FIRST, "two system messages mid-session": _TWO_MID},
 }
 """Shapes the walk admits that a pass hands back: the writer writes the part as no block the pass writes."""
 

@@ -6,9 +6,10 @@ that list again. Here the messages as given, proved by the admission walk to be 
 reader's closed front (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`)
 takes, with no copy built (:func:`~.openai_chat_source.admitted`), are written
 as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
-system prompt, user text and images, assistant text, reasoning (litellm's signed
-``thinking_blocks`` too) and function calls, tool results of text and images, and an SDK
-dump's ``null`` fields. Every rule is the canonical side's own
+system prompt (and a harness's system message mid-session, a system turn by the writer's own
+``encode_messages``, which the target rules move for a model that takes none), user text and
+images, assistant text, reasoning (litellm's signed ``thinking_blocks`` too) and function calls,
+tool results of text and images, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
 (:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) and its
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`; for litellm's signed
@@ -161,7 +162,9 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        if role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
+        if role == "system":  # mid-session (the walk admitted no other): a system turn by the writer's own rule
+            turns += encode_messages([read_user(message, noted)] * (index + 1), index, context)
+        elif role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
             content = message["content"]
             read = general and position in general  # (a client's dialect: dialect_user)
             if results is None and content.__class__ is str and "cache_control" not in message and not read:
