@@ -117,6 +117,17 @@ _USUAL: dict[str, dict[str, Any]] = {
     "thinking enabled with no budget (kept, reported)": {"thinking": {"type": "enabled"}},
     "sampling (an integer marked, the API version shown)": {"temperature": 1, "top_p": 0.9},
     "top_k (reported)": {"top_k": 5},
+    "an effort (an o-series reasoning_effort)": {"output_config": {"effort": "medium"}},
+    "adaptive thinking and an effort (Claude Code to a 2026 model)": {
+        "thinking": {"type": "adaptive"},
+        "output_config": {"effort": "high"},
+    },
+    "an effort the reader does not know (kept in its bag, reported)": {"output_config": {"effort": "extreme"}},
+    "an effort OpenAI has no word for": {"output_config": {"effort": "max"}, "thinking": {"type": "adaptive"}},
+    "an effort to a gpt-5.6 model beside tools (the target rules)": {
+        "model": "gpt-5.6",
+        "output_config": {"effort": "low"},
+    },
     "stop sequences": {"stop_sequences": ["END", "STOP"]},
     "no stop sequences": {"stop_sequences": []},
     "a gpt-5.4 model with thinking and a temperature (the target rules)": {
@@ -165,6 +176,11 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "a temperature past Anthropic's range": {"temperature": 1.5},
     "a stop sequence that is not a text": {"stop_sequences": ["a", 1]},
     "a service tier": {"service_tier": "auto"},
+    "an output format": {"output_config": {"format": {"type": "json_schema", "schema": {"type": "object"}}}},
+    "an effort and a format": {
+        "output_config": {"effort": "low", "format": {"type": "json_schema", "schema": {"type": "object"}}}
+    },
+    "an effort of a number": {"output_config": {"effort": 3}},
     "a model that is not a string": {"model": 5},
 }
 

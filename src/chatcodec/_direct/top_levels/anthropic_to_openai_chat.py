@@ -74,11 +74,11 @@ if TYPE_CHECKING:
 SOURCE, TARGET = "anthropic", "openai-chat"
 _USUAL = frozenset({"model", "max_tokens", "messages", "system", "tools", "tool_choice", "stream"})
 """The fields of the usual Claude agent request."""
-_SETTINGS = frozenset({"metadata", "thinking", "temperature", "top_p", "top_k", "stop_sequences"})
+_SETTINGS = frozenset({"metadata", "thinking", "output_config", "temperature", "top_p", "top_k", "stop_sequences"})
 """A client's settings beside them (Claude Code sends ``metadata.user_id`` and ``thinking`` with
-its budget every step), proved as the closed front checks them (:data:`_PROOFS`) and read by the
-reader's own decoders (``decode_knobs``, ``decode_limits``, ``decode_identity``,
-``decode_settings``, ``mark_version``)."""
+its budget every step, and an ``output_config`` effort to the models that take one), proved as
+the closed front checks them (:data:`_PROOFS`) and read by the reader's own decoders
+(``decode_knobs``, ``decode_limits``, ``decode_identity``, ``decode_settings``, ``mark_version``)."""
 _READ = _USUAL | _SETTINGS
 """Every field this top level reads."""
 _CANONICAL_USUAL = frozenset(
@@ -206,7 +206,7 @@ def _read_settings(payload: dict[str, Any], canonical: dict[str, Any], bag: dict
     decode_limits(payload, canonical, bag)  # stop_sequences (and max_tokens, as read)
     if "metadata" in payload:
         decode_identity(payload, canonical, bag)
-    if "thinking" in payload:
+    if "thinking" in payload or "output_config" in payload:
         decode_settings(payload, canonical, bag, DecodeContext(SOURCE, closed=True, reading=noted))
     mark_version(payload, bag, turns=False)
     if bag:  # the reader's markers (an integer's spelling, the API version) or a thinking's other fields
@@ -282,6 +282,16 @@ def _thinking(value: object) -> bool:
     return len(fields) == 2 and kind.__class__ is str and kind == "enabled" and _count(fields.get("budget_tokens"))
 
 
+def _output_config(value: object) -> bool:
+    """An ``output_config`` of an effort alone, a text (one the reader does not map is kept in its
+    bag: the general top level's then)."""
+    return (
+        value.__class__ is dict
+        and len(cast("dict[str, object]", value)) == 1
+        and type(cast("dict[str, object]", value).get("effort")) is str
+    )
+
+
 _THINKING_TYPES = frozenset({"enabled", "adaptive", "disabled"})
 """The ``thinking`` types the closed front takes."""
 _PROOFS: dict[str, Callable[[object], bool]] = {
@@ -291,6 +301,7 @@ _PROOFS: dict[str, Callable[[object], bool]] = {
     "stop_sequences": _texts,
     "metadata": _metadata,
     "thinking": _thinking,
+    "output_config": _output_config,
 }
 """Each client setting of :data:`_SETTINGS` beside the proof of its shape, as the front checks it."""
 
