@@ -153,6 +153,16 @@ SHAPES.update(
             lambda _, m: m.update(content=[{"type": "text", "text": "Hear:"}, _AUDIO]), 1
         ),
         "a user audio part after results": _dialect(lambda _, m: m.update(content=[_AUDIO]), 4),
+        "an assistant turn of calls with a name (a multi-agent client)": _dialect(lambda _, m: m.update(name="coder")),
+        "a named assistant answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "name": "reviewer"})),
+        "a named assistant turn with signed thinking": _dialect(lambda _, m: m.update(_SIGNED, name="coder")),
+        "a named assistant turn with reasoning": _dialect(
+            lambda _, m: m.update(name="coder", reasoning_content="I open it.")
+        ),
+        "a named assistant turn with a marker": _dialect(lambda _, m: m.update(_MARK, name="coder")),
+        "named user and assistant turns": _dialect(
+            lambda ms, m: m.update(name="coder") or ms[1].update(name="alice") or ms.insert(4, {**_ANSWER, "name": "x"})
+        ),
     }
 )
 
@@ -173,6 +183,10 @@ SHAPES.update(
     }
 )
 
+_NAMED = {
+    "an assistant's empty name": _dialect(lambda _, m: m.update(name="")),
+}
+"""Names the walk refuses (the canonical path reads or refuses them)."""
 _TWO_FIRST = _dialect(lambda ms, _: ms.insert(1, _REMINDER))
 """Two system messages first: the reader joins them into one prompt (the canonical path's)."""
 _TWO_MID = _dialect(lambda ms, _: ms.insert(4, _REMINDER) or ms.insert(5, _REMINDER))
@@ -181,8 +195,13 @@ HANDED_BACK = {
         "document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")]),
         "two system messages first": _TWO_FIRST,
         "two system messages mid-session": _TWO_MID,
+        **_NAMED,
     },
-    "openai-responses": {"two system messages first": _TWO_FIRST, "two system messages mid-session": _TWO_MID},
+    "openai-responses": {
+        "two system messages first": _TWO_FIRST,
+        "two system messages mid-session": _TWO_MID,
+        **_NAMED,
+    },
 }
 """Shapes the walk admits that a pass hands back: the writer writes the part as no block the pass writes."""
 
@@ -766,3 +785,11 @@ def test_easy_assistant_messages_with_their_phase_are_written_by_the_pass(monkey
         assert admission.read == {}  # no turn read from its canonical message
         assert _converted(body, "openai-chat", source="openai-responses") == canonical
     assert len(openai_responses_to_openai_chat_replayed._TEXTS) == 1
+
+
+@pytest.mark.parametrize("target", sorted(PATHS))
+def test_an_assistants_name_of_a_number_is_handed_back_and_refused(target: str) -> None:
+    body = _dialect(lambda _, m: m.update(name=7))
+    assert PATHS[target].convert(copy.deepcopy(body), LossRecorder(), get_codec(target)) is None
+    with pytest.raises(chatcodec.ValidationError, match=r"messages\[2\]\.name"):
+        _converted(body, target)

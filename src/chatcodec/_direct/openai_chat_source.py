@@ -464,15 +464,16 @@ def reasoned_general(message: Mapping[str, Any]) -> bool:
 def found_dialect(message: Mapping[str, Any]) -> bool:
     """Of an assistant turn the walk found general (in its ``general``), whether it is a
     :func:`dialect_turn` rather than a :func:`reasoned_general` one, by one look: only a dialect
-    turn holds a cache marker or an empty list of calls (a reasoned turn's keys hold no marker,
-    and its calls are never empty), so a pass tells them apart without proving the turn again."""
-    return "cache_control" in message or message.get("tool_calls", 0) == []
+    turn holds a cache marker, a name or an empty list of calls (a reasoned turn's keys hold
+    neither, and its calls are never empty), so a pass tells them apart without proving the turn again."""
+    return "cache_control" in message or "name" in message or message.get("tool_calls", 0) == []
 
 
 def dialect_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
     to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
-    on a turn of text (clients that always send the list). The reader reads such a
+    on a turn of text (clients that always send the list), the participant's ``name`` (a text:
+    multi-agent clients name each agent's turns, as a user's). The reader reads such a
     turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
     a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
     plain: the view of it built here costs what one such turn costs."""
@@ -481,6 +482,10 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
         return False
     if view.get("tool_calls", 0) == []:
         del view["tool_calls"]
+    if "name" in view:
+        name = view.pop("name")
+        if name.__class__ is not str or not name:  # (an SDK dump's null: the plain turn's; an empty one the front's)
+            return False
     return _plain_turn(view)
 
 
