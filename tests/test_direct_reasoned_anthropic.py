@@ -346,3 +346,45 @@ def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, 
     dropped = [loss.path for loss in recorder.losses if loss.what == "thinking part"]
     assert len(dropped) == (5 if "reasoning" not in fields else 0)  # each turn's text reported, proved or not
     _equal_to_canonical(_body(turns))
+
+
+def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a multi-agent client's turns, each with the agent's name: the name's report holds no text of
+    # it, so the first turn of a shape proves it and later ones are parts, the report repeated
+    proved: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
+    read = _Read(monkeypatch)
+    turns = [
+        _turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name=("coder", "reviewer")[step % 2])
+        for step in range(5)
+    ]
+    for turn in turns:
+        for call in turn["tool_calls"]:
+            del call["index"]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(_body(turns), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert (read.by_proof, read.by_pass) == ([2], [])
+    assert [loss.path for loss in recorder.losses if loss.what == "participant name"] == [
+        f"$.messages[{index}].name" for index in (2, 5, 8, 11, 14)
+    ]
+    _equal_to_canonical(_body(turns))
+
+
+def test_a_name_in_its_own_report_is_asked_of_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a report that held the name's text would be that turn's alone: a name that is also a word of
+    # the report ("name") keeps every such turn on the general rules
+    proved: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
+    read = _Read(monkeypatch)
+    turns = [_turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name="name") for step in range(3)]
+    for turn in turns:
+        for call in turn["tool_calls"]:
+            del call["index"]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
+    assert list(proved.values()) == [None]
+    assert read.by_pass == [2, 2, 2]
+    _equal_to_canonical(_body(turns))

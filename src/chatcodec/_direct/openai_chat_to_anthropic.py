@@ -39,7 +39,7 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     UnadmittedError,
     admit,
-    found_dialect,
+    marked_dialect,
     read_result,
     read_user,
     write_directly,
@@ -173,8 +173,8 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
                 _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
         elif general and position in general:  # OpenRouter's reasoning details, an index, a client's dialect
             turn = (
-                None if found_dialect(message) else reasoned_turn(message, index, context, _RULES)
-            )  # a proved shape's
+                None if marked_dialect(message) else reasoned_turn(message, index, context, _RULES)
+            )  # a proved shape's (a named turn's too)
             if turn is None:
                 if written is None:
                     written = AssistantTurns(context)

@@ -2,8 +2,10 @@
 through OpenRouter: ``reasoning`` and ``reasoning_details`` of Claude's signed thinking, a
 ``null`` refusal, calls with the SDK's ``index``) written as its parts once its shape is proved;
 so too a turn with no entries: a ``reasoning`` text alone (vLLM's and OpenRouter's answer for a
-model that signs none, which Anthropic cannot verify: dropped, reported) or calls with their
-``index`` and no reasoning (a client that keeps what it accumulated from a stream).
+model that signs none, which Anthropic cannot verify: dropped, reported), calls with their
+``index`` and no reasoning (a client that keeps what it accumulated from a stream), or a text and
+calls with the participant's ``name`` (a multi-agent client's; its report, which names no text of
+it, repeated first at each turn of the shape).
 
 The pair's pass (:mod:`.openai_chat_to_anthropic`) writes such a turn by the reader's
 ``decode_assistant`` and the writer's turn rules (``AssistantTurns``): every entry decoded, every
@@ -126,14 +128,32 @@ def _prove(
     if thought is not None and found is not None:
         blocks, reported, read = thought
         turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
-        if finished == [turn] and losses.below(middle, at) == found and key[4] is not None and whole_shape(key[4]):
-            verdict = (reported, read)
+        before = _before_parts(found, losses.below(middle, at), message)
+        if finished == [turn] and before is not None and key[4] is not None and whole_shape(key[4]):
+            verdict = (before + reported, read)
     losses.take_back(count)
     _restore(context, saved)
     if len(_PROVED) >= _MAX_PROVED:
         _PROVED.clear()
     _PROVED[key] = verdict
     return verdict
+
+
+def _before_parts(found: Found, parts: Found | None, message: dict[str, Any]) -> Found | None:
+    """What the general rules reported of a turn before what its parts report (``parts``): none,
+    or the report of the participant's ``name`` a named turn carries, when it holds no text of the
+    name (so it is the shape's, repeated at every turn of it); None when ``found`` is not that
+    followed by the parts' own losses."""
+    if parts is None or len(found) < len(parts) or found[len(found) - len(parts) :] != parts:
+        return None
+    before = found[: len(found) - len(parts)]
+    name = message.get("name")
+    if before and type(name) is not str:
+        return None
+    for steps, what, why, _ in before:
+        if name in what or name in why or name in steps:
+            return None
+    return before
 
 
 def _thinking(
