@@ -285,7 +285,7 @@ def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    full = {(str(number),): True for number in range(256)}  # the bound, _MAX_PROVED
+    full: dict[Any, Any] = {(str(number),): [] for number in range(256)}  # the bound, _MAX_PROVED
     monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", full)
     convert = direct_path("openai-chat", "openai-responses")
     assert convert is not None
@@ -364,7 +364,7 @@ def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytes
 
     stand_ins: dict[Any, Any] = {}
     monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
-    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {general_shape(_turn(0)): True})  # as its parts
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {general_shape(_turn(0)): []})  # as its parts
     writer = openai_chat_to_openai_responses.request_turn
 
     def replaying(parts: list[Any], *rest: Any) -> list[dict[str, Any]]:
@@ -460,4 +460,35 @@ def test_a_name_the_report_holds_is_asked_for_itself(monkeypatch: pytest.MonkeyP
     named = [loss.path for loss in recorder.losses if "['name']" in loss.what]
     assert named == [f"$.messages[{position}]" for position in range(3, 9)]
     _equal_to_canonical(body, "anthropic")
+    _equal_to_canonical(body, "openai-responses")
+
+
+def test_named_turns_are_proved_once_into_responses(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a multi-agent client's named turns: the general rules report each name first, which the
+    # proof keeps for the shape (the report names no text of it) and repeats at each later turn
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {})
+    read: list[int] = []
+    general = openai_chat_to_openai_responses.decode_assistant
+
+    def counted(message: dict[str, Any], **options: Any) -> dict[str, Any]:
+        read.append(1)
+        return general(message, **options)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_assistant", counted)
+    turns = [
+        {
+            "role": "assistant",
+            "name": ("coder", "reviewer")[step % 2],
+            "content": f"Step {step}.",
+            "tool_calls": [{"id": f"call_{step}", "type": "function", "function": {"name": "bash", "arguments": "{}"}}],
+        }
+        for step in range(5)
+    ]
+    body = _reasoned_body(turns)
+    convert = direct_path("openai-chat", "openai-responses")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-responses")) is not None
+    assert len(read) == 1
+    assert [loss.what for loss in recorder.losses].count("participant name") == 5
     _equal_to_canonical(body, "openai-responses")

@@ -469,15 +469,6 @@ def found_dialect(message: Mapping[str, Any]) -> bool:
     return "cache_control" in message or "name" in message or message.get("tool_calls", 0) == []
 
 
-def marked_dialect(message: Mapping[str, Any]) -> bool:
-    """Of an assistant turn the walk found general, whether it is a :func:`dialect_turn` beyond a
-    name alone: a cache marker, an empty list of calls, or text parts (a named turn of a text or
-    none and calls a pass may write as its parts once its shape is proved)."""
-    return found_dialect(message) and (
-        "cache_control" in message or message.get("tool_calls", 0) == [] or message.get("content").__class__ is list
-    )
-
-
 def dialect_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
     to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``

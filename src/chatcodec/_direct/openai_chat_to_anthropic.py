@@ -34,12 +34,12 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._direct.named_turns import marked_dialect
 from chatcodec._direct.openai_chat_source import (
     INSTRUCTION_ROLES,
     NamedResults,
     UnadmittedError,
     admit,
-    marked_dialect,
     read_result,
     read_user,
     write_directly,

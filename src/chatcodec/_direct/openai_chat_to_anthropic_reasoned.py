@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from chatcodec._direct.named_turns import before_parts
 from chatcodec._direct.openai_chat_source import general_shape
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
@@ -128,7 +129,7 @@ def _prove(
     if thought is not None and found is not None:
         blocks, reported, read = thought
         turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
-        before = _before_parts(found, losses.below(middle, at), message)
+        before = before_parts(found, losses.below(middle, at), message)
         if finished == [turn] and before is not None and key[4] is not None and whole_shape(key[4]):
             verdict = (before + reported, read)
     losses.take_back(count)
@@ -137,23 +138,6 @@ def _prove(
         _PROVED.clear()
     _PROVED[key] = verdict
     return verdict
-
-
-def _before_parts(found: Found, parts: Found | None, message: dict[str, Any]) -> Found | None:
-    """What the general rules reported of a turn before what its parts report (``parts``): none,
-    or the report of the participant's ``name`` a named turn carries, when it holds no text of the
-    name (so it is the shape's, repeated at every turn of it); None when ``found`` is not that
-    followed by the parts' own losses."""
-    if parts is None or len(found) < len(parts) or found[len(found) - len(parts) :] != parts:
-        return None
-    before = found[: len(found) - len(parts)]
-    name = message.get("name")
-    if before and type(name) is not str:
-        return None
-    for steps, what, why, _ in before:
-        if name in what or name in why or name in steps:
-            return None
-    return before
 
 
 def _thinking(

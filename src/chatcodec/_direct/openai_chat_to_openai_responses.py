@@ -35,10 +35,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
+from chatcodec._direct.named_turns import Found, before_parts, marked_dialect
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
     admit,
-    found_dialect,
     general_shape,
     read_result,
     read_user,
@@ -148,7 +148,7 @@ def write_items(  # noqa: PLR0915 - one loop
         ):
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
-            if not found_dialect(message):  # (the walk proved it one of the two)
+            if not marked_dialect(message):  # (the walk proved it one of the two; a named turn's shape is proved)
                 items += _general_items(message, context, ("messages", index), proved)
             else:  # a client's dialect (dialect_turn): the reader's reading, the writer's rule
                 turn = decode_assistant(message, noted=noted)
@@ -160,19 +160,20 @@ def write_items(  # noqa: PLR0915 - one loop
     return items
 
 
-_PROVED: dict[tuple[Any, ...], bool] = forgotten_with_kits({})
+_PROVED: dict[tuple[Any, ...], Found | None] = forgotten_with_kits({})
 """The verdict on each shape of general turn (:func:`~.openai_chat_source.general_shape`):
-whether its parts write what the reader's and writer's general rules write
-(:func:`_general_items`). It depends on the shape alone (the bags the general reading
-adds are named by the turn's fields and its calls' keys, the values of which no writer
-rule reads), so it is asked once per shape a process, not per request: a dataset's rows
-and a gateway's agents send the turns of a few shapes. Bounded: the admitted fields are
-a few (:data:`~.openai_chat_source._REASONED_KEYS`). Cleared when a kit is made (its
-declarations decide what the writer reports)."""
+when its parts write what the reader's and writer's general rules write
+(:func:`_general_items`), what the general rules report before the parts' own losses (a named
+turn's report of its name: :func:`~.named_turns.before_parts`; most shapes none), else None.
+It depends on the shape alone (the bags the general reading adds are named by the turn's
+fields and its calls' keys, the values of which no writer rule reads), so it is asked once per
+shape a process, not per request: a dataset's rows and a gateway's agents send the turns of a
+few shapes. Bounded: the admitted fields are a few (:data:`~.openai_chat_source._REASONED_KEYS`,
+a name). Cleared when a kit is made (its declarations decide what the writer reports)."""
 _MAX_PROVED = 256
 
 
-def _proved() -> dict[tuple[Any, ...], bool]:
+def _proved() -> dict[tuple[Any, ...], Found | None]:
     """:data:`_PROVED`, forgotten whole past its bound."""
     if len(_PROVED) >= _MAX_PROVED:
         _PROVED.clear()
@@ -214,7 +215,7 @@ def _read_item(message: dict[str, Any], context: EncodeContext, noted: Reading, 
 
 
 def _general_items(
-    message: dict[str, Any], context: EncodeContext, at: Steps, proved: dict[tuple[Any, ...], bool]
+    message: dict[str, Any], context: EncodeContext, at: Steps, proved: dict[tuple[Any, ...], Found | None]
 ) -> list[dict[str, Any]]:
     """The items of a turn of OpenRouter's reasoning details (an empty text, a call's index:
     :func:`~.openai_chat_source.general_turn`): read by the reader's ``decode_assistant`` and
@@ -229,18 +230,21 @@ def _general_items(
     across requests: :data:`_PROVED`): a later turn of the shape is written as its parts,
     the writer's rules asked of each part."""
     shape = general_shape(message)
-    verdict = proved.get(shape)
-    if verdict:
+    verdict = proved.get(shape, _UNSEEN)
+    if verdict is not _UNSEEN and verdict is not None:
+        if verdict:  # (a named turn's report of its name, first)
+            context.losses.repeat(verdict, at)
         return _reasoned_items(message, context, at, context.holds, reasoning_shape(message))
     losses, holds = context.losses, context.holds
     count = losses.count()
-    held = set(holds) if verdict is None and holds is not None else None  # the notes before, for the trial
+    held = set(holds) if verdict is _UNSEEN and holds is not None else None  # the notes before, for the trial
     items = encode_assistant(decode_assistant(message), losses, at, holds=holds)
-    if verdict is None:
+    if verdict is _UNSEEN:
         found = losses.below(count, at)
         middle = losses.count()
         trial = _reasoned_items(message, context, at, held, reasoning_shape(message))
-        proved[shape] = found is not None and trial == items and held == holds and losses.below(middle, at) == found
+        before = None if found is None else before_parts(found, losses.below(middle, at), message)
+        proved[shape] = before if trial == items and held == holds else None
         losses.take_back(middle)
     return items
 
