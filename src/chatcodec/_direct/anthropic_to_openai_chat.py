@@ -61,6 +61,7 @@ from chatcodec._providers.openai_chat.messages import (
     encode_plain_message,
     encode_tool_message,
 )
+from chatcodec._providers.openai_chat.reasoning import drop_loss
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, plain_call_wire
 from chatcodec.codec_kit import PLAIN_TEXT, deeper_than
 
@@ -140,6 +141,18 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return write_request_data(canonical, TARGET, recorder, noted=noted, writer=writer)
     except Exception:  # whatever a rule raised: the canonical path raises it, in its own words
         return None
+
+
+def _report(losses: LossRecorder, at: int, dropped: list[int], called: dict[int, dict[str, Any]] | None) -> None:
+    """A plain turn's losses (its canonical message ``at``): each thinking block ``dropped`` by the
+    writer's ``drop_loss``; with calls that carry a caller (``called``, as the reader read them),
+    the writer's ``report_plain_turn``, which reports them in its order after the thinking."""
+    if called is None:
+        for position in dropped:
+            drop_loss(PROVIDER, losses, ("messages", at, "content", position))
+        return
+    parts = {**dict.fromkeys(dropped, _CLAUDE_THINKING), **called}
+    report_plain_turn(parts, dropped, list(called), losses, ("messages", at))
 
 
 _CLAUDE_THINKING = {"type": "thinking", "provider": PROVIDER}
@@ -454,13 +467,12 @@ class _Writer:
         texts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         dropped: list[int] = []
-        read: dict[int, dict[str, Any]] = {}  # the parts a report asks of: a dropped thinking's, a caller's call
+        called: dict[int, dict[str, Any]] | None = None  # the calls with a caller, as the reader read them
         digits = self.digits
         for position, block in enumerate(content):
             kind = block["type"]
             if kind == "thinking":
                 dropped.append(position)
-                read[position] = _CLAUDE_THINKING
             elif kind == "text" and not calls and len(block) == PLAIN_TEXT:
                 texts.append(block)
             elif kind == "text" and not calls and "citations" in block:  # (an SDK dump's null citations)
@@ -474,7 +486,7 @@ class _Writer:
                     call = self.called(block)
                     if call is None:
                         return None
-                    read[position] = call
+                    called = {position: call} if called is None else {**called, position: call}
                 calls.append(plain_call_wire(call, name))
             else:
                 return None
@@ -482,9 +494,8 @@ class _Writer:
             return None  # none of its parts carried: the writer's loss
         canonical = self.canonical
         canonical.append({"role": "assistant", "content": content})
-        if read:
-            bagged = [position for position in read if position not in dropped] if dropped else list(read)
-            report_plain_turn(read, dropped, bagged, self.context.losses, ("messages", len(canonical) - 1))
+        if dropped or called is not None:
+            _report(self.context.losses, len(canonical) - 1, dropped, called)
         self.wire.append(plain_turn_wire(texts, calls, None))
         return bool(calls)
 

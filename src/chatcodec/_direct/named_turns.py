@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import found_dialect
-
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -45,9 +43,8 @@ def before_parts(found: Found, parts: Found | None, message: Mapping[str, Any]) 
 
 
 def marked_dialect(message: Mapping[str, Any]) -> bool:
-    """Of an assistant turn the walk found general, whether it is a :func:`dialect_turn` beyond a
-    name alone: a cache marker, an empty list of calls, or text parts (a named turn of a text or
-    none and calls a pass may write as its parts once its shape is proved)."""
-    return found_dialect(message) and (
-        "cache_control" in message or message.get("tool_calls", 0) == [] or message.get("content").__class__ is list
-    )
+    """Of an assistant turn the walk found general, whether it is a dialect turn beyond a name
+    alone: a cache marker, an empty list of calls, or text parts (a reasoned turn holds none of
+    them; a named turn of a text or none and calls a pass may write as its parts once its shape is
+    proved). One look, no call: a pass asks it of every general turn."""
+    return "cache_control" in message or message.get("tool_calls", 0) == [] or message.get("content").__class__ is list
