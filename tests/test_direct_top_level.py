@@ -303,14 +303,14 @@ def test_the_tools_written_from_memory_are_the_callers_to_change() -> None:
 def test_the_tools_are_remembered_as_written_only_beside_their_reading_with_their_report() -> None:
     tools = _body()["tools"]
     _convert(_body())
-    found, text, report = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
+    found, text, report, _ = remembered_tools.written_whole(tools, FRONT_KEY, write_tools)
     assert found == _convert(_body())[0]["tools"]
     assert text is not None
     assert not report
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
     assert remembered_tools.written_whole(tools, FRONT_KEY, write_tools)[0] is None
     first = _convert(_body(_LOSSY))
-    found, _, report = remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)
+    found, _, report, _ = remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)
     assert found == first[0]["tools"]
     assert [place[:3] for place, _, _, _ in report] == [("tools", 0, "parameters"), ("tools", 1, "name")]
 

@@ -36,7 +36,10 @@ litellm's SDK, a Claude model through OpenRouter) of as many, and ``bench/varian
 plain sessions of each direct pair with one field or spelling more (a cache key, a tool's marker,
 calls with their index, Claude's ``caller``, the ``phase`` of an easy message) of as many; the
 10-step acceptance sessions of ``tests/fixtures/perf-sessions``
-(nested tool arguments, which the bench's own sessions lack); every recorded response to every
+(nested tool arguments, which the bench's own sessions lack); the coding agent's OpenAI Chat
+session with its tools carrying litellm's cache marker (:func:`_marked_tools`: on the last, the
+first or every tool, with a ``ttl``, beside a strict tool, a marked system part and a marked
+message, more than Anthropic's four in all); every recorded response to every
 format, lenient and strict; every recorded stream to every format. Clock fields and
 generated ids are blanked, as they differ from run to run.
 """
@@ -107,6 +110,38 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
         yield from _variants(turns) if turns > 1 else ()
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
+    yield from _marked_tools()
+
+
+_TOOL_MARKERS: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {
+    "last": ((-1,), {"type": "ephemeral"}),
+    "first": ((0,), {"type": "ephemeral"}),
+    "every 1h": ((0, 1, 2, 3, 4), {"type": "ephemeral", "ttl": "1h"}),
+    "last 5m": ((-1,), {"type": "ephemeral", "ttl": "5m"}),
+}
+"""Which tools carry litellm's cache marker (``cache_control`` beside ``function``), and the marker."""
+
+
+def _marked_tools() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The coding agent's OpenAI Chat session (``bench/feature_shapes.py``) with its tools marked for
+    Anthropic's prompt cache (:data:`_TOOL_MARKERS`), alone and beside a marked system part and a
+    marked last message; each also with its first tool strict."""
+    from bench import feature_shapes
+
+    for turns in (3, 12):
+        for features in ((), (feature_shapes.SYSTEM_MARKER,)):
+            for marked, (places, marker) in _TOOL_MARKERS.items():
+                for strict in (False, True):
+                    body = copy.deepcopy(feature_shapes.body("openai-chat", "anthropic", turns, features, seed=turns))
+                    tools = body["tools"]
+                    for place in places:
+                        if -len(tools) <= place < len(tools):
+                            tools[place]["cache_control"] = dict(marker)
+                    if strict:
+                        tools[0]["function"]["strict"] = True
+                    if features:  # a marked last message too: more breakpoints than Anthropic takes
+                        body["messages"][-1]["cache_control"] = {"type": "ephemeral"}
+                    yield f"marked-tools{turns}-{marked}-strict={strict}{features}", "openai-chat", body
 
 
 def _variants(turns: int) -> Iterator[tuple[str, str, dict[str, Any]]]:

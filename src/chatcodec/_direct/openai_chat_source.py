@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
-from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
+from chatcodec._providers.kit.remembered_tools import NO_MARKS, NO_REPORT, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.admitted_parts import (
     dialect_user,
     ephemeral,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._losses import LossKind, LossRecorder
     from chatcodec._providers.contract.context import Reading
-    from chatcodec._providers.kit.remembered_tools import Report
+    from chatcodec._providers.kit.remembered_tools import Marks, Report
     from chatcodec.contract import Steps
 
 __all__ = ["EFFORTS", "SETTINGS", "front_tools", "read_reasoning_object", "read_settings"]  # to the usual request's
@@ -575,22 +575,28 @@ def _user(message: Mapping[str, Any]) -> bool:
 
 def tools_written_whole(
     tools: list[dict[str, Any]], writer: object
-) -> tuple[list[dict[str, Any]] | None, bytes | None, Report]:
+) -> tuple[list[dict[str, Any]] | None, bytes | None, Report, Marks]:
     """The caller's ``tools`` as a direct top level's ``writer`` wrote them before, beside their
-    reading by the reader's tools key (``remembered_tools.written_whole``), their ``marshal`` text
-    and the losses that writing recorded."""
+    reading by the reader's tools key (``remembered_tools.written_whole``), their ``marshal`` text,
+    the losses that writing recorded and what it noted beside them."""
     return written_whole(tools, FRONT_KEY, writer)
 
 
 def remember_tools_written(
-    text: bytes, writer: object, wire: list[dict[str, Any]], losses: LossRecorder, count: int
+    text: bytes,
+    writer: object,
+    wire: list[dict[str, Any]],
+    losses: LossRecorder,
+    count: int,
+    *,
+    marks: Marks = NO_MARKS,
 ) -> None:
-    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them, and the losses it recorded
+    """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them, the losses it recorded
     in ``losses`` past the first ``count`` when each is at a place in the body (none renumbered:
-    ``below``), beside their reading by the reader's tools key
-    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    ``below``) and what it noted beside them (``marks``), beside their reading by the reader's
+    tools key (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
     report = NO_REPORT if losses.count() == count else losses.below(count, ())
-    remember_written_whole(text, FRONT_KEY, writer, wire, report)
+    remember_written_whole(text, FRONT_KEY, writer, wire, report, marks=marks)
 
 
 def in_own_ranges(payload: dict[str, Any]) -> bool:

@@ -140,7 +140,7 @@ class KeptTools:
         for it: a session's list keeps its newest text once a new call's keys shared it); else their
         texts are kept (those ``marshal`` writes)."""
         for version in _TEXT_VERSIONS:
-            self.written, text, self.report = written_whole(tools, read_client_tools, write_tools, version=version)
+            self.written, text, self.report, _ = written_whole(tools, read_client_tools, write_tools, version=version)
             if self.written is not None:
                 for missed in self.texts:  # the same list's text the look missed: found by it next time
                     also_as(cast("bytes", text), read_client_tools, missed)

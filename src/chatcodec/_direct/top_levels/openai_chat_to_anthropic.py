@@ -19,9 +19,10 @@ them (``FRONT_KEY``).
 The tools an agent sends with every request are written once: beside their reading in the memory
 of tool readings (keyed by the caller's own list,
 :func:`~chatcodec._providers.kit.remembered_tools.written_whole`), the written list is kept as
-one ``marshal`` text when it was written with no cache marker (with what it reported, reported
-again: a strict tool's schema closed), and a request of the same tools takes one ``loads`` of it
-(no canonical tool rebuilt, no schema copied twice).
+one ``marshal`` text (with what it reported, reported again: a strict tool's schema closed; and
+the cache breakpoints the writer noted for its marked tools, noted again on the copy's tools by
+the writer's own ``cache``, for ``limit_breakpoints``), and a request of the same tools takes one
+``loads`` of it (no canonical tool rebuilt, no schema copied twice).
 
 The pair's module writes the turns between :func:`begin` and :func:`finish`. Any other body goes
 the pair's general top level (:func:`~.openai_chat_source.write_directly`), and a rule that
@@ -49,13 +50,16 @@ from chatcodec._providers.anthropic.settings import encode_settings
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
 from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
+from chatcodec._providers.kit.remembered_tools import NO_MARKS
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
-    from chatcodec._losses import LossRecorder
+    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._providers.anthropic.encode_context import Breakpoint
     from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.kit.remembered_tools import Marks
 
 TARGET = "anthropic"
 _SETTINGS = frozenset({"reasoning", "response_format"})
@@ -103,6 +107,8 @@ def begin(
         wire["tools"] = found.written
         if found.report:  # what that writing reported, reported again
             recorder.repeat(found.report, ())
+        for index, at in found.marks:  # the breakpoints it noted, noted again on this copy's tools
+            context.cache(found.written[index], None, at)
     elif found.read is not None:
         wire["tools"] = write_tools(found.read, found.text, context)
     encode_choice(canonical, wire, context)
@@ -136,10 +142,26 @@ def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicC
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: AnthropicContext) -> list[dict[str, Any]]:
     """The reader's ``canonical`` tools as the writer's ``encode_tool`` writes them, that
-    writing and what it reported remembered by the caller's tools' ``text`` when it put no cache
-    marker (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
-    count = context.losses.count()
+    writing, what it reported and the cache breakpoints it noted (:func:`_marks`) remembered by
+    the caller's tools' ``text``
+    (:func:`~chatcodec._providers.kit.remembered_tools.remember_written_whole`)."""
+    count, noted = context.losses.count(), len(context.breakpoints)
     wire = [encode_tool(tool, index, context) for index, tool in enumerate(canonical)]
-    if not context.breakpoints:
-        remember_tools_written(text, write_tools, wire, context.losses, count)
+    marks = _marks(wire, context.breakpoints[noted:]) if len(context.breakpoints) > noted else NO_MARKS
+    if marks is not None:
+        remember_tools_written(text, write_tools, wire, context.losses, count, marks=marks)
     return wire
+
+
+def _marks(wire: list[dict[str, Any]], noted: list[Breakpoint]) -> Marks | None:
+    """The cache breakpoints the writer ``noted`` writing the tools ``wire``, each the index of the
+    written tool it holds and its place, in the order noted (a copy of the writing notes them
+    again there); None when one holds another object (not remembered)."""
+    places = {id(tool): index for index, tool in enumerate(wire)}
+    marks: list[tuple[int, Steps]] = []
+    for breakpoint in noted:
+        index = places.get(id(breakpoint.block))
+        if index is None:
+            return None
+        marks.append((index, breakpoint.at))
+    return tuple(marks)

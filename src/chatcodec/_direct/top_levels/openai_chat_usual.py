@@ -33,7 +33,7 @@ from chatcodec._direct.openai_chat_source import (
     tools_written_whole,
 )
 from chatcodec._providers.contract.provider_codec import ProviderCodec
-from chatcodec._providers.kit.remembered_tools import NO_REPORT
+from chatcodec._providers.kit.remembered_tools import NO_MARKS, NO_REPORT
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
-    from chatcodec._providers.kit.remembered_tools import Report
+    from chatcodec._providers.kit.remembered_tools import Marks, Report
     from chatcodec.contract import Steps
 
 
@@ -76,10 +76,11 @@ class Usual:
     model, the limit, ``stream``, the client settings beside them), the reader's bag of those
     settings (``bag``: its spelling markers, for the writer's kit to claim as it claims the
     canonical request's), its tools as written before (``written``, a new copy, and what that
-    writing reported: ``report``, reported again where the pair writes them) or else as read
+    writing reported: ``report``, reported again where the pair writes them, and what it noted
+    beside them: ``marks``, noted again on the copy's tools) or else as read
     (``read``, the reader's canonical tools) with their ``marshal`` text, and the writer's rules."""
 
-    __slots__ = ("bag", "canonical", "kept", "read", "report", "rules", "text", "written")
+    __slots__ = ("bag", "canonical", "kept", "marks", "read", "report", "rules", "text", "written")
 
     def __init__(self, canonical: dict[str, Any], rules: ProviderRules | None) -> None:
         self.canonical = canonical
@@ -89,6 +90,7 @@ class Usual:
         """OpenRouter's objects beside the usual fields, which the reader keeps whole (:func:`kept_beside`)."""
         self.written: list[dict[str, Any]] | None = None
         self.report: Report = NO_REPORT
+        self.marks: Marks = NO_MARKS
         self.read: list[dict[str, Any]] | None = None
         self.text = b""
 
@@ -149,7 +151,7 @@ def usual(payload: dict[str, Any], writer: Codec, noted: Reading, *, role: objec
         return found
     if tools.__class__ is not list or not tools:
         return None
-    found.written, text, found.report = tools_written_whole(tools, write_tools)
+    found.written, text, found.report, found.marks = tools_written_whole(tools, write_tools)
     if text is None:
         return None
     found.text = text

@@ -75,7 +75,8 @@ None (:func:`written`, :func:`remember_written`). Objects, not ``marshal`` text:
 object's shallow copy is a new object of the same values, cheaper than reading a text.
 A writer that writes the caller's own tools whole (:func:`written_whole`) keeps their
 ``marshal`` text instead, schemas and all: one ``loads`` is the whole copy (with the losses
-that writing recorded, when it recorded some: :data:`Report`)."""
+that writing recorded, when it recorded some: :data:`Report`; and what it noted beside them:
+:data:`Marks`)."""
 
 Report = Sequence[tuple["Steps", str, str, "LossKind"]]
 """The losses a writing of tools recorded, each its place (its steps from the body's top), its
@@ -85,6 +86,16 @@ strict schema closed, a cache marker the target has no place for, a name rewritt
 function of their value alone, as the writing is, and named at places in the tools."""
 NO_REPORT: Report = ()
 """The report of a writing that recorded no loss."""
+
+Marks = tuple[tuple[int, "Steps"], ...]
+"""What a writing of tools noted beside them for its caller, each the index of the written tool
+it noted and the place it noted it at (Anthropic's writer notes a cache breakpoint on its
+context for each tool it writes a marker on, for the body's limit of four): a writing remembered
+whole (:func:`remember_written_whole`) is repeated with them, for the caller to note again on
+the copy's own tools by the writer's own function. A function of the tools' value alone, as
+the writing is."""
+NO_MARKS: Marks = ()
+"""The marks of a writing that noted nothing beside its tools."""
 
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 """The types of a value a shallow copy may share (:data:`Written`)."""
@@ -241,7 +252,7 @@ def remember_written(
 
 def written_whole(
     tools: list[dict[str, Any]], key: object, writer: object, *, version: int = marshal.version
-) -> tuple[list[dict[str, Any]] | None, bytes | None, Report]:
+) -> tuple[list[dict[str, Any]] | None, bytes | None, Report, Marks]:
     """The caller's own ``tools`` (no front copied them) as ``writer`` (its key) wrote them
     whole before, when a reading of them by ``key`` was remembered ``whole`` (a front took
     them: :func:`recall` with ``unchecked``) and that writer remembered its writing
@@ -254,21 +265,22 @@ def written_whole(
     text (2 writes no reference to an object held elsewhere too, so the caller's list of the
     same value has one text however a JSON parser shared its keys: the caller then remembers
     under that text too). Third, the losses that writing recorded (:data:`Report`), for the
-    caller to record again where it would have written the tools."""
+    caller to record again where it would have written the tools; fourth, what it noted beside
+    them (:data:`Marks`), for the caller to note again on the copy's tools."""
     try:
         text = marshal.dumps(tools, version)
     except ValueError:
-        return None, None, NO_REPORT
+        return None, None, NO_REPORT, NO_MARKS
     remembered = _READINGS.get((key, text))
     if remembered is None or remembered[1] is None:
-        return None, text, NO_REPORT
+        return None, text, NO_REPORT, NO_MARKS
     kept = remembered[5].get(writer)
     if not isinstance(kept, bytes):
-        return None, text, NO_REPORT
+        return None, text, NO_REPORT, NO_MARKS
     wire = marshal.loads(kept)
-    if wire.__class__ is tuple:  # written with a report
-        return wire[0], text, wire[1]
-    return wire, text, NO_REPORT
+    if wire.__class__ is tuple:  # written with a report or marks
+        return wire[0], text, wire[1], wire[2]
+    return wire, text, NO_REPORT, NO_MARKS
 
 
 def also_as(text: bytes, key: object, alias: bytes) -> None:
@@ -288,18 +300,24 @@ def also_as(text: bytes, key: object, alias: bytes) -> None:
 
 
 def remember_written_whole(
-    text: bytes, key: object, writer: object, wire: list[dict[str, Any]], report: Report | None = NO_REPORT
+    text: bytes,
+    key: object,
+    writer: object,
+    wire: list[dict[str, Any]],
+    report: Report | None = NO_REPORT,
+    *,
+    marks: Marks = NO_MARKS,
 ) -> None:
-    """Remember ``wire``, the tools of ``text`` (the caller's list) as ``writer`` wrote them
-    with no cache marker (the caller's to know), and the losses that writing recorded
-    (``report``; None: not all at places in the tools, then nothing is remembered), beside their
-    reading by ``key`` remembered ``whole``; nothing when there is none (or ``marshal`` cannot
-    write ``wire``)."""
+    """Remember ``wire``, the tools of ``text`` (the caller's list) as ``writer`` wrote them,
+    the losses that writing recorded (``report``; None: not all at places in the tools, then
+    nothing is remembered) and what it noted beside them (``marks``: all it noted, the caller's
+    to know), beside their reading by ``key`` remembered ``whole``; nothing when there is none
+    (or ``marshal`` cannot write ``wire``)."""
     remembered = _READINGS.get((key, text))
     if remembered is None or remembered[1] is None or report is None:
         return
     try:
-        written: Any = (wire, tuple(report)) if report else wire
+        written: Any = (wire, tuple(report), marks) if report or marks else wire
         kept = marshal.dumps(written)
     except ValueError:
         return

@@ -179,8 +179,10 @@ def _fields(json_input: bool) -> dict[str, cs.CoreSchema]:
         {"name": closed_schema.non_empty()},
         {"description": closed_schema.text(), "parameters": closed_schema.json_object(), "strict": strict_bool()},
     )
-    tool = closed_schema.closed_like(
-        wire.FunctionTool, {"type": closed_schema.literal("function"), "function": function}
+    tool = closed_schema.closed_like(  # litellm's clients mark a tool for Anthropic's prompt cache: an extra key
+        wire.FunctionTool,
+        {"type": closed_schema.literal("function"), "function": function},
+        beyond={"cache_control": closed_schema.json_object()},
     )
     chosen = closed_schema.closed_like(wire.NamedFunction, {"name": closed_schema.text()})
     named = closed_schema.closed_like(
