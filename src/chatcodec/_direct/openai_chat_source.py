@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._conversion import read_request_data, write_request_data
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
-from chatcodec._providers.kit.remembered_tools import NO_MARKS, NO_REPORT, remember_written_whole, written_whole
+from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.admitted_parts import (
     dialect_user,
     ephemeral,
@@ -223,7 +223,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
                     return None
                 general.add(position)
         elif role == "system" and position and messages[position - 1]["role"] not in INSTRUCTION_ROLES:
-            if not _system(message):  # a system message mid-session (one after the first joins it: the reader's)
+            if not _system(message):  # mid-session (one after the first joins it: the reader's)
                 return None
             general.add(position)  # a pair's: its writer's rule for a system turn, a target rule's move
         elif role not in INSTRUCTION_ROLES or position != 0 or not _system(message):
@@ -583,13 +583,7 @@ def tools_written_whole(
 
 
 def remember_tools_written(
-    text: bytes,
-    writer: object,
-    wire: list[dict[str, Any]],
-    losses: LossRecorder,
-    count: int,
-    *,
-    marks: Marks = NO_MARKS,
+    text: bytes, writer: object, wire: list[dict[str, Any]], losses: LossRecorder, count: int, *, marks: Marks = ()
 ) -> None:
     """Remember ``wire``, the tools of ``text`` as ``writer`` wrote them, the losses it recorded
     in ``losses`` past the first ``count`` when each is at a place in the body (none renumbered:
