@@ -10,7 +10,8 @@ an easy input message). Each variant is a change of the pair's plain 10-step ses
 (``feature_shapes.body`` with no feature).
 
 ``python bench/variant_shapes.py [--steps 10] [--only anthropic->openai-chat]`` counts each variant's
-steady conversion (three warm-ups, then one counted, in one process under callgrind) and prints it
+steady conversion (three warm-ups, then one counted after a collection whose survivors are frozen, as
+``bench/instructions.py`` counts, in one process under callgrind) and prints it
 beside the plain session's, with the route it took (``direct`` or the canonical path), a mark on
 any over 1.15x. The differential's corpus (``tools/differential.py``) holds every variant at 3 and
 12 steps, direct against canonical.
@@ -19,6 +20,7 @@ any over 1.15x. The differential's corpus (``tools/differential.py``) holds ever
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import tempfile
@@ -174,6 +176,8 @@ def child(library: Path, steps: int, only: str) -> None:
             chatcodec.convert_request(json.loads(text), source=source, target=target, on_loss="ignore")
         given = json.loads(text)
         label = f"{source}->{target}|{name}"
+        gc.collect()  # what the process holds so far is not walked again by a collection in the count
+        gc.freeze()
         requests.start()
         requests.zero()
         chatcodec.convert_request(given, source=source, target=target, on_loss="ignore")
