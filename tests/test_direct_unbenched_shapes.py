@@ -747,14 +747,7 @@ def test_texts_as_the_sdk_dumps_them_are_written_as_a_plain_turn(monkeypatch: py
 def test_calls_with_their_caller_are_written_as_a_plain_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     # the API's caller on every call (2026): the turn is the writer's plain turn, the caller
     # read by the reader and reported by the writer, no turn written by the general function
-    general: list[object] = []
-    writing = anthropic_to_openai_chat.encode_assistant_message
-
-    def counted(*arguments: Any) -> None:
-        general.append(arguments[0])
-        writing(*arguments)
-
-    monkeypatch.setattr(anthropic_to_openai_chat, "encode_assistant_message", counted)
+    general = _general_turns(monkeypatch)
     body = ANTHROPIC["calls as the API answers them since 2026 (their caller)"]
     recorder = LossRecorder()
     written = anthropic_to_openai_chat.convert(copy.deepcopy(body), recorder, get_codec("openai-chat"))
