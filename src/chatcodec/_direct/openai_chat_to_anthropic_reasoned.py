@@ -30,7 +30,7 @@ for) restored after each writing of it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from chatcodec._direct.named_turns import before_parts
 from chatcodec._direct.openai_chat_source import general_shape
@@ -39,8 +39,9 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.reasoning import DETAILS, decode_reasoning, reasoning_shape, whole_shape
 
 if TYPE_CHECKING:
-    from chatcodec._losses import LossKind
-    from chatcodec._providers.anthropic.encode_context import AnthropicContext
+    from collections.abc import Mapping
+
+    from chatcodec._losses import LossKind, LossRecorder
     from chatcodec.contract import Steps
 
 Found = list[tuple["Steps", str, str, "LossKind"]]
@@ -50,20 +51,48 @@ Verdict = tuple[Found, int]
 from its reasoning fields (the canonical place of its text and calls)."""
 
 
+class WriterContext(Protocol):
+    """What this module reads of the writer's context, and notes it restores after a trial: the
+    pass hands the Anthropic writer's own (its ``WriterContext``), whose type the module does
+    not import (it names nothing of the target's folder)."""
+
+    @property
+    def options(self) -> Mapping[str, object]: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def for_request(self) -> bool: ...
+    @property
+    def unsigned_thinking(self) -> str: ...
+    @property
+    def losses(self) -> LossRecorder: ...
+    @property
+    def holds(self) -> set[str] | None: ...
+    @property
+    def call_ids(self) -> set[str]: ...
+    @property
+    def renamed(self) -> dict[str, str]: ...
+    @property
+    def signed(self) -> dict[str, str]: ...
+    @property
+    def breakpoints(self) -> list[Any]: ...
+
+
 class WriterRules(NamedTuple):
     """The Anthropic writer's rules this module writes a turn by, given by the pair's pass (which
-    holds its writer), so the module asks the target only through what the pass hands it."""
+    holds its writer), so the module asks the target only through what the pass hands it (each
+    called with the pass's context)."""
 
-    turns: Callable[[AnthropicContext], Any]
+    turns: Callable[..., Any]
     """The general turn rules (``AssistantTurns``): ``write`` a canonical turn, ``finish``."""
-    thinking: Callable[[dict[str, Any], AnthropicContext, Steps], Any]
+    thinking: Callable[..., Any]
     """``encode_thinking``: a canonical thinking part's block, or None."""
-    tool_use: Callable[[dict[str, Any], AnthropicContext, Steps], Any]
+    tool_use: Callable[..., Any]
     """``encode_tool_use``: a canonical call's block."""
 
 
 def reasoned_turn(
-    message: dict[str, Any], index: int, context: AnthropicContext, rules: WriterRules
+    message: dict[str, Any], index: int, context: WriterContext, rules: WriterRules
 ) -> dict[str, Any] | None:
     """The wire turn of ``message`` (an admitted turn of OpenRouter's reasoning, the canonical
     message ``index``) written as its parts when its shape is proved (the first turn of a shape
@@ -109,7 +138,7 @@ _MAX_PROVED = 256
 
 
 def _prove(
-    message: dict[str, Any], index: int, context: AnthropicContext, key: tuple[Any, ...], rules: WriterRules
+    message: dict[str, Any], index: int, context: WriterContext, key: tuple[Any, ...], rules: WriterRules
 ) -> Verdict | None:
     """The verdict on ``message``'s shape (``key``), kept in :data:`_PROVED`: the turn written by the
     writer's general rules (a turn of its own, finished) and by its parts, compared; every loss of
@@ -141,7 +170,7 @@ def _prove(
 
 
 def _thinking(
-    message: dict[str, Any], index: int, context: AnthropicContext, rules: WriterRules
+    message: dict[str, Any], index: int, context: WriterContext, rules: WriterRules
 ) -> tuple[list[Any], Found, int] | None:
     """The thinking blocks of ``message``'s reasoning fields as the reader reads them
     (``decode_reasoning``) and the writer's ``encode_thinking`` writes each at its place, the
@@ -176,7 +205,7 @@ def _as_came(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def _said(
-    message: dict[str, Any], blocks: list[Any], at: Steps, context: AnthropicContext, rules: WriterRules, *, read: int
+    message: dict[str, Any], blocks: list[Any], at: Steps, context: WriterContext, rules: WriterRules, *, read: int
 ) -> list[Any]:
     """``blocks`` (a turn's thinking: ``read`` parts read, some dropped) followed by its text (a
     non-empty ``content``; an empty or ``null`` one writes none) and each call by the writer's
@@ -195,7 +224,7 @@ def _said(
     return blocks
 
 
-def _notes(context: AnthropicContext) -> tuple[set[str], dict[str, str], dict[str, str], set[str] | None, int]:
+def _notes(context: WriterContext) -> tuple[set[str], dict[str, str], dict[str, str], set[str] | None, int]:
     """What writing a turn notes on ``context`` (its call ids, ids renamed, signatures, what the
     target rules look for, breakpoints), copied for :func:`_restore`."""
     holds = None if context.holds is None else set(context.holds)
@@ -203,7 +232,7 @@ def _notes(context: AnthropicContext) -> tuple[set[str], dict[str, str], dict[st
 
 
 def _restore(
-    context: AnthropicContext, saved: tuple[set[str], dict[str, str], dict[str, str], set[str] | None, int]
+    context: WriterContext, saved: tuple[set[str], dict[str, str], dict[str, str], set[str] | None, int]
 ) -> None:
     """``context``'s notes back to ``saved`` (:func:`_notes`), in the same objects."""
     call_ids, renamed, signed, holds, breakpoints = saved
