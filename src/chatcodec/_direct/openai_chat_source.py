@@ -461,14 +461,6 @@ def reasoned_general(message: Mapping[str, Any]) -> bool:
     return general_turn(message) and _reasoned_turn(message)
 
 
-def found_dialect(message: Mapping[str, Any]) -> bool:
-    """Of an assistant turn the walk found general (in its ``general``), whether it is a
-    :func:`dialect_turn` rather than a :func:`reasoned_general` one, by one look: only a dialect
-    turn holds a cache marker, a name or an empty list of calls (a reasoned turn's keys hold
-    neither, and its calls are never empty), so a pass tells them apart without proving the turn again."""
-    return "cache_control" in message or "name" in message or message.get("tool_calls", 0) == []
-
-
 def dialect_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
     to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
