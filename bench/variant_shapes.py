@@ -61,6 +61,22 @@ def _indexed(body: dict[str, Any]) -> None:
             call["index"] = index
 
 
+def _helpers_dump(*, streamed: bool) -> Variant:
+    """Each assistant turn as the OpenAI SDK's ``parse`` helper (or, ``streamed``, its ``stream``
+    helper's accumulation) builds it and ``model_dump()`` writes it: the SDK's nulls, ``"parsed":
+    null``, each call's function with ``"parsed_arguments": null`` (and its ``index``)."""
+
+    def change(body: dict[str, Any]) -> None:
+        for message in _assistants(body):
+            message.update(refusal=None, annotations=None, audio=None, function_call=None, parsed=None)
+            for index, call in enumerate(message.get("tool_calls") or ()):
+                call["function"]["parsed_arguments"] = None
+                if streamed:
+                    call["index"] = index
+
+    return change
+
+
 def _tool_texts_as_parts(body: dict[str, Any]) -> None:
     for message in body["messages"]:
         if message["role"] == "tool" and isinstance(message["content"], str):
@@ -92,6 +108,8 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "the SDK's assistant nulls": lambda body: [
         message.update(refusal=None, audio=None, function_call=None, annotations=[]) for message in _assistants(body)
     ],
+    "the SDK's parse helper's dump": _helpers_dump(streamed=False),
+    "the SDK's stream helper's dump": _helpers_dump(streamed=True),
 }
 
 

@@ -105,6 +105,8 @@ ALLOWED_MODULES: dict[str, str] = {
     "calling both folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home",
     "_direct/openai_chat_source.py": "the OpenAI Chat side of its direct paths: what they admit, read by that "
     "folder's own front and reader (CONTRIBUTING, Direct paths)",
+    "_direct/openai_chat_assistant_turns.py": "the assistant turns those direct paths admit, asked as that "
+    "folder's closed front takes them (CONTRIBUTING, Direct paths)",
     "_direct/table.py": "the direct paths' table: which pair each path writes",
     **{
         f"testing/_laws/built_in/{folder}.py": "a built-in's law facts, read by check-codec through its entry point "

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chatcodec
+from chatcodec._direct import openai_chat_assistant_turns
 from chatcodec._direct.openai_chat_source import admitted
 from chatcodec._direct.table import DIRECT_PATHS
 from chatcodec._providers.openai_chat.common_shapes import COMMON_MESSAGES
@@ -192,9 +193,37 @@ _LITELLM: dict[str, Any] = {
 its tool results with the tool's ``name``, one of them a screenshot tool's."""
 
 
+_HELPED: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "user", "content": "go"},
+        {
+            "content": None,
+            "refusal": None,
+            "role": "assistant",
+            "annotations": None,
+            "audio": None,
+            "function_call": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "function": {"arguments": "{}", "name": "f", "parsed_arguments": None},
+                    "type": "function",
+                    "index": 0,
+                }
+            ],
+            "parsed": None,
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "done"},
+    ],
+}
+"""An assistant turn as the OpenAI SDK's stream helper builds it and ``model_dump()`` writes it
+(``tests/test_sdk_helpers_dump.py`` builds it with the SDK)."""
+
+
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, _LITELLM, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, _LITELLM, _HELPED, json.load(session)]
 
 
 _BASES = _bases()
@@ -297,6 +326,8 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
                     "ttl",
                     "provider_specific_fields",
                     "index",
+                    "parsed",
+                    "parsed_arguments",
                     "reasoning",
                     "thinking_blocks",
                     "signature",
@@ -315,6 +346,23 @@ def _mutated(draw: st.DrawFn) -> list[Any]:
 @given(messages=_mutated())
 def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> None:
     _front_takes(messages)
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages=_mutated())
+def test_a_reasoned_turn_the_plain_walk_refused_is_a_general_one(messages: list[Any]) -> None:
+    """The walk asks ``openrouter_turn`` only of a turn ``plain_turn`` refused, and takes it as a
+    general turn (read by the reader's general reading) without asking ``general_turn``: so every
+    such turn must be one."""
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            try:
+                refused = not openai_chat_assistant_turns.plain_turn(message)
+                reasoned = refused and openai_chat_assistant_turns.openrouter_turn(message)
+            except KeyError:  # a required key missing: the walk refuses the body (its one KeyError)
+                continue
+            if reasoned:
+                assert openai_chat_assistant_turns.general_turn(message), message
 
 
 def _front_takes(messages: list[Any]) -> None:

@@ -360,7 +360,7 @@ def test_a_reasoning_shape_stands_in_for_later_turns(monkeypatch: pytest.MonkeyP
 def test_a_writer_that_writes_the_reasoning_gets_no_stand_ins(monkeypatch: pytest.MonkeyPatch) -> None:
     # a writer writing the thinking texts (as one replaying them would) fails the trial: each
     # turn's own parts are read and written
-    from chatcodec._direct.openai_chat_source import general_shape
+    from chatcodec._direct.openai_chat_assistant_turns import general_shape
 
     stand_ins: dict[Any, Any] = {}
     monkeypatch.setattr(openai_chat_to_openai_responses, "_STAND_INS", stand_ins)
@@ -450,6 +450,7 @@ def test_a_name_the_report_holds_is_asked_for_itself(monkeypatch: pytest.MonkeyP
         return bags[-1]
 
     monkeypatch.setattr(openai_chat_source, "result_fields", counted_fields)
+    monkeypatch.setattr(openai_chat_source, "_SHARED_REPORTS", {})  # (an earlier test's request shared one)
     results = [{"name": name, "content": "ok"} for name in ("data", "name", "data", "bash", "edit", "name")]
     body = _named_body(results)
     convert = direct_path("openai-chat", "anthropic")

@@ -21,13 +21,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
+from chatcodec._direct.openai_chat_assistant_turns import PLAIN, dialect_turn, openrouter_turn, plain_turn
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
 from chatcodec._providers.openai_chat.admitted_parts import (
     dialect_user,
     ephemeral,
-    plain_texts,
     text_parts,
     user_content,
 )
@@ -35,7 +35,6 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.messages import decode_plain, decode_tool_result, result_fields
-from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 from chatcodec._providers.openai_chat.origins import AdmittedOrigins
 from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
 from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
@@ -106,8 +105,9 @@ def write_directly(
 
 def admitted_origins(payload: dict[str, Any], starts: list[int], general: set[int]) -> AdmittedOrigins:
     """The loss places of an admitted body (its messages start at ``starts``): an assistant turn
-    the walk found general (its position in ``general``: :func:`general_turn`), which a pair's
-    pass reads by the reader's ``decode_assistant``, placed from that reading."""
+    the walk found general (its position in ``general``:
+    :func:`~.openai_chat_assistant_turns.general_turn`), which a pair's pass reads by the reader's
+    ``decode_assistant``, placed from that reading."""
     return AdmittedOrigins(payload, starts, decode_assistant, general)
 
 
@@ -145,8 +145,8 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     prefill is trimmed). None for any other.
     Beside the starts, the positions of the messages a pair's pass reads by the reader's own
     reading, as the walk found them (so the pass and the loss places never ask again): an
-    assistant turn of :func:`general_turn`'s, a tool result beyond a call id and a text (with
-    an SDK dump's ``"name": null`` or without: :func:`_starts`).
+    assistant turn of :func:`~.openai_chat_assistant_turns.general_turn`'s, a tool result beyond a
+    call id and a text (with an SDK dump's ``"name": null`` or without: :func:`_starts`).
 
     Asked of the body as given, with no copy built: a body handed back costs this walk, not
     a validation the canonical path then does again. It proves each value the closed front
@@ -210,10 +210,11 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         results = False
         start(position)
         if role == "assistant":
-            if _plain_turn(message):  # (a plain turn is never a general one: asked second)
+            plain = plain_turn(message)
+            if plain == PLAIN:  # (a plain turn is never a general one: asked second)
                 called = message.get("tool_calls") is not None
-            else:
-                if not reasoned_general(message) and not dialect_turn(message):
+            else:  # (a reasoned turn that is not a plain one is a general one: the plain turn took every other)
+                if not plain and not openrouter_turn(message) and not dialect_turn(message):
                     return None
                 general.add(position)
                 called = bool(message.get("tool_calls"))  # (a client's "tool_calls": [] holds none)
@@ -315,241 +316,6 @@ def without_name(message: dict[str, Any]) -> dict[str, Any]:
     without = dict(message)
     del without["name"]
     return without
-
-
-def _plain_turn(message: Mapping[str, Any]) -> bool:
-    """Whether an assistant turn is one the reader reads as a plain turn: text (or none),
-    reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
-    ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
-    them: their text joined, which the reader reads as a copy of them; a pair's pass reads their
-    parts by the reader's own reading of a turn's reasoning fields), calls (:func:`_calls`), and an
-    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
-    as they are asked about, so the keys beyond them are the SDK dump's when as many of those
-    are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
-    more a turn than the look-ups of the few fields a turn holds. A turn of calls may leave its
-    ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
-    reader reads it as ``null``. A turn of text alone with an SDK dump's nulls (``"tool_calls":
-    null`` among them: the final answer of a task, as the OpenAI SDK's ``model_dump()`` keeps it)
-    is one too: the reader reads its text as a string content where a pair's pass writes a text
-    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``). Its
-    text may come as text parts (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
-    :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
-    generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
-    as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling."""
-    try:  # (free where nothing is raised: a look or a method call a turn cost more)
-        content = message["content"]
-        own = 2  # its role and content
-    except KeyError:
-        content, own = None, 1
-    if (
-        content is not None
-        and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
-            content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
-        )
-        and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
-    ):
-        return False
-    if "reasoning_content" in message:
-        reasoning = message["reasoning_content"]
-        if reasoning.__class__ is not str:
-            return False
-        own += 1
-        if "thinking_blocks" in message:  # litellm's signed thinking, sent back
-            if not _signed(message["thinking_blocks"], reasoning):
-                return False
-            own += 1
-    elif "thinking_blocks" in message:  # (never without the text that copies them)
-        return False
-    calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
-    extra = len(message) - own if calls is None else len(message) - own - 1
-    if (
-        extra
-        and not (  # litellm's dump's two (function_call, provider_specific_fields) asked inline
-            extra == 2
-            and message.get("function_call", 0) is None
-            and message.get("provider_specific_fields", 0) is None
-        )
-        and not _nulls(message, extra)
-    ):
-        return False
-    return content is not None if calls is None else _calls(calls)
-
-
-def _signed(blocks: Any, reasoning: str) -> bool:
-    """Whether litellm's ``thinking_blocks`` are Claude's ``thinking`` blocks, each a text and a
-    ``signature`` (as the front takes them), whose texts joined are the turn's ``reasoning``
-    (which the reader reads as their copy: another text is the canonical path's). Kept apart from
-    :func:`_plain_turn`: CPython readies a function's code once a process at a cost in proportion
-    to its size, on a first request's turns, and most turns hold no such blocks."""
-    if blocks.__class__ is not list or not blocks:
-        return False
-    joined = ""  # their text, joined as the blocks are proved (one pass, no list built)
-    for block in blocks:  # (a block of three keys missing one: the KeyError of a required key)
-        if block.__class__ is not dict or len(block) != 3 or block["signature"].__class__ is not str:
-            return False
-        kind, thinking = block["type"], block["thinking"]
-        if kind != "thinking" or kind.__class__ is not str or thinking.__class__ is not str:
-            return False
-        joined += thinking
-    return reasoning == joined
-
-
-_OPENAI_NULLS = ("refusal", "function_call", "annotations", "audio")
-"""The fields of the OpenAI SDK's ``ChatCompletionMessage.model_dump()`` on every assistant turn,
-asked first (:func:`_nulls`)."""
-_OPENAI_COUNT = len(_OPENAI_NULLS)
-_NULL_ORDER = (*_OPENAI_NULLS, *sorted(SPELLED_NULLS.difference(_OPENAI_NULLS)))
-""":data:`SPELLED_NULLS`, the OpenAI SDK's dump's first (litellm's two, ``function_call`` and
-``provider_specific_fields``, are asked inline: :func:`_plain_turn`)."""
-
-
-def _nulls(message: Mapping[str, Any], extra: int) -> bool:
-    """Whether the ``extra`` keys of an assistant turn beyond its own fields are an SDK dump's
-    (:data:`SPELLED_NULLS`), each ``null`` (or ``[]`` where that is spelling too,
-    :data:`SPELLED_EMPTY`: OpenAI's ``"annotations": []``): as many of those present so (a key
-    present is counted once, and none is a turn's own field: ``tool_calls`` is counted only
-    ``null``). The OpenAI SDK's four (its dump of every answer) are read first, by subscript
-    (free where no key is missing); else each key is looked for, then read (a ``get`` with its
-    default is a method call, the dearer of the two)."""
-    if extra == _OPENAI_COUNT:
-        try:
-            annotations = message["annotations"]
-            if (
-                message["refusal"] is None
-                and message["function_call"] is None
-                and message["audio"] is None
-                and (annotations is None or (annotations.__class__ is list and not annotations))
-            ):
-                return True
-        except KeyError:
-            pass
-    for key in _NULL_ORDER:
-        if key in message:
-            value = message[key]
-            if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
-                extra -= 1
-                if not extra:
-                    return True
-    return False
-
-
-_REASONED_KEYS = frozenset({"role", "content", "refusal", "reasoning", "reasoning_details", "tool_calls"})
-"""An assistant turn as OpenRouter answers it, sent back whole (:func:`_reasoned_turn`)."""
-_DETAIL_TEXTS = frozenset({"type", "text", "summary", "data", "signature", "format", "id"})
-"""The text fields of a ``reasoning_details`` entry (the wire's ``ReasoningDetail``, with its ``index``)."""
-
-
-def general_turn(message: Mapping[str, Any]) -> bool:
-    """Whether an assistant turn holds what a pair's pass does not write itself: OpenRouter's
-    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``.
-    Such a turn (:func:`_reasoned_turn` proved it) is read by the reader's own
-    ``decode_assistant`` and written by the writer's own rule for a canonical assistant
-    message: its reasoning details' fields, an empty text, an index are those rules'."""
-    if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
-        return True
-    calls: Any = message.get("tool_calls")
-    if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
-        for call in calls:
-            if call.__class__ is dict and "index" in call:
-                return True
-    return False
-
-
-def reasoned_general(message: Mapping[str, Any]) -> bool:
-    """Whether an assistant turn is a :func:`general_turn` of :func:`_reasoned_turn`'s shapes
-    (OpenRouter's reasoning, an empty text or a call's index beside them), not a :func:`dialect_turn`."""
-    return general_turn(message) and _reasoned_turn(message)
-
-
-def dialect_turn(message: Mapping[str, Any]) -> bool:
-    """Whether an assistant turn is a plain turn (:func:`_plain_turn`) but for what clients add
-    to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
-    on a turn of text (clients that always send the list), the participant's ``name`` (a text:
-    multi-agent clients name each agent's turns, as a user's). The reader reads such a
-    turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
-    a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not
-    plain: the view of it built here costs what one such turn costs."""
-    view = dict(message)
-    if "cache_control" in view and not ephemeral(view.pop("cache_control")):
-        return False
-    if view.get("tool_calls", 0) == []:
-        del view["tool_calls"]
-    if "name" in view:
-        name = view.pop("name")
-        if name.__class__ is not str or not name:  # (an SDK dump's null: the plain turn's; an empty one the front's)
-            return False
-    return _plain_turn(view)
-
-
-def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What the writing of a :func:`general_turn` depends on beyond its parts: its fields (a
-    ``null`` refusal, which the reader keeps as spelling in the turn's bag) and whether all or
-    none of its calls carry the SDK's ``index`` (which it keeps in each call's bag). A pair
-    that proved its writer writes a turn of one shape as its parts writes later ones so."""
-    calls: Any = message.get("tool_calls") or ()
-    indexed = 0
-    for call in calls:  # a loop: a generator's frame per turn cost more than its few calls
-        if "index" in call:
-            indexed += 1
-    return (*message, indexed == len(calls), indexed == 0)
-
-
-def _reasoned_turn(message: Mapping[str, Any]) -> bool:
-    """A :func:`general_turn` of the shapes the full front takes as they are: text (or ``""``,
-    or ``null``) ``content``, ``"refusal": null``, ``reasoning`` text, ``reasoning_details``
-    entries of text fields and an ``index``, calls of :func:`_calls`' shape with an ``index``
-    or without, at least one of reasoning and calls (a lone text is a plain turn's)."""
-    if not message.keys() <= _REASONED_KEYS or message.get("refusal", None) is not None:
-        return False
-    content = message["content"]
-    if content is not None and (type(content) is not str or (content and content.isspace())):
-        return False
-    if "reasoning" in message and type(message["reasoning"]) is not str:
-        return False
-    if "reasoning_details" in message and not _details(message["reasoning_details"]):
-        return False
-    if "tool_calls" in message:
-        return _calls(message["tool_calls"], indexed=True)
-    return "reasoning" in message or "reasoning_details" in message
-
-
-def _details(details: Any) -> bool:
-    """OpenRouter's ``reasoning_details``: entries of text fields (:data:`_DETAIL_TEXTS`) and an ``index``."""
-    if details.__class__ is not list or not details:
-        return False
-    for detail in details:
-        if detail.__class__ is not dict or not detail:
-            return False
-        for key, value in detail.items():
-            if key == "index":
-                if type(value) is not int:
-                    return False
-            elif key not in _DETAIL_TEXTS or type(value) is not str:
-                return False
-    return True
-
-
-def _calls(calls: Any, *, indexed: bool = False) -> bool:
-    """Function calls of the closed front's one shape: an id, ``"function"``, a name and an
-    argument text (``indexed``: with the SDK's ``index`` beside them or without)."""
-    if calls.__class__ is not list or not calls:
-        return False
-    for call in calls:
-        if call.__class__ is not dict:
-            return False
-        if len(call) != 3 and not (indexed and len(call) == 4 and call.get("index").__class__ is int):
-            return False
-        function = call["function"]
-        if function.__class__ is not dict or len(function) != 2:
-            return False
-        if (
-            call["type"] != "function"  # the front takes an equal str subclass too: not written, the same
-            or call["id"].__class__ is not str
-            or function["name"].__class__ is not str
-            or function["arguments"].__class__ is not str
-        ):
-            return False
-    return True
 
 
 def _user(message: Mapping[str, Any]) -> bool:

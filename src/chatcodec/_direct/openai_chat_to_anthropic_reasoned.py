@@ -11,7 +11,7 @@ The pair's pass (:mod:`.openai_chat_to_anthropic`) writes such a turn by the rea
 ``decode_assistant`` and the writer's turn rules (``AssistantTurns``): every entry decoded, every
 bag claimed or reported, every turn finished, on every turn of an agent's history. What those
 rules answer beyond the turn's texts depends on its shape alone: its fields and which calls carry
-an index (:func:`~.openai_chat_source.general_shape`), its entries' fields, kinds and formats and
+an index (:func:`~.openai_chat_assistant_turns.general_shape`), its entries' fields, kinds and formats and
 which of their texts are empty (``reasoning_shape``), whether its ``content`` is text, empty or
 ``null``, and what the request decides about thinking (the target model, the
 ``unsigned_thinking`` option). So the first turn of a shape is written three ways: by the general
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from chatcodec._direct.named_turns import before_parts
-from chatcodec._direct.openai_chat_source import general_shape
+from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.reasoning import DETAILS, decode_reasoning, reasoning_shape, whole_shape

@@ -36,10 +36,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.named_turns import Found, before_parts, marked_dialect
+from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
     admit,
-    general_shape,
     read_result,
     read_user,
     without_name,
@@ -161,14 +161,14 @@ def write_items(  # noqa: PLR0915 - one loop
 
 
 _PROVED: dict[tuple[Any, ...], Found | None] = forgotten_with_kits({})
-"""The verdict on each shape of general turn (:func:`~.openai_chat_source.general_shape`):
+"""The verdict on each shape of general turn (:func:`~.openai_chat_assistant_turns.general_shape`):
 when its parts write what the reader's and writer's general rules write
 (:func:`_general_items`), what the general rules report before the parts' own losses (a named
 turn's report of its name: :func:`~.named_turns.before_parts`; most shapes none), else None.
 It depends on the shape alone (the bags the general reading adds are named by the turn's
 fields and its calls' keys, the values of which no writer rule reads), so it is asked once per
 shape a process, not per request: a dataset's rows and a gateway's agents send the turns of a
-few shapes. Bounded: the admitted fields are a few (:data:`~.openai_chat_source._REASONED_KEYS`,
+few shapes. Bounded: the admitted fields are a few (:data:`~.openai_chat_assistant_turns._REASONED_KEYS`,
 a name). Cleared when a kit is made (its declarations decide what the writer reports)."""
 _MAX_PROVED = 256
 
@@ -218,13 +218,13 @@ def _general_items(
     message: dict[str, Any], context: EncodeContext, at: Steps, proved: dict[tuple[Any, ...], Found | None]
 ) -> list[dict[str, Any]]:
     """The items of a turn of OpenRouter's reasoning details (an empty text, a call's index:
-    :func:`~.openai_chat_source.general_turn`): read by the reader's ``decode_assistant`` and
+    :func:`~.openai_chat_assistant_turns.general_turn`): read by the reader's ``decode_assistant`` and
     written by the writer's ``encode_assistant``, or as its parts (:func:`_turn_items`).
 
     The general reading differs from the parts only by its bags: the turn's (a ``null``
     refusal: spelling) and each call's (the SDK's index), which depend on nothing of the turn
     but its fields and which calls carry an index (its shape,
-    :func:`~.openai_chat_source.general_shape`). So the first turn of a shape is written both
+    :func:`~.openai_chat_assistant_turns.general_shape`). So the first turn of a shape is written both
     ways (the parts' losses taken back, their call ids noted in a copy), and when the items,
     the losses and the notes are the same, that verdict is the shape's (``proved``, kept
     across requests: :data:`_PROVED`): a later turn of the shape is written as its parts,

@@ -82,8 +82,10 @@ def _message(shape: type, required: dict[str, cs.CoreSchema], name: cs.CoreSchem
 
 
 def _messages() -> cs.CoreSchema:
-    function = closed_schema.closed_like(
-        wire.FunctionCall, {"name": closed_schema.text(), "arguments": closed_schema.text()}
+    function = closed_schema.closed_like(  # the SDK's parse and stream helpers' ParsedFunction: its null
+        wire.FunctionCall,
+        {"name": closed_schema.text(), "arguments": closed_schema.text()},
+        beyond={"parsed_arguments": cs.none_schema()},
     )
     call = closed_schema.closed_like(
         wire.ToolCall,
@@ -124,6 +126,7 @@ def _messages() -> cs.CoreSchema:
         beyond={
             **{key: _sdk_null(key) for key in SDK_NULLS if key not in typed_nulls},
             "provider_specific_fields": cs.none_schema(),  # litellm's Message.model_dump(), sent back: spelling
+            "parsed": cs.none_schema(),  # the SDK's parse and stream helpers' message (ParsedChatCompletionMessage)
             "cache_control": closed_schema.json_object(),
         },
     )

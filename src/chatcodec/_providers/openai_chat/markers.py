@@ -67,6 +67,8 @@ meaning; another provider drops them without a report):
                        (vLLM's ``tool_calls: []`` on every answer), written back as ``[]``
 ``_index``             on a tool call or a ``thinking_blocks`` entry: its ``index``, left by
                        the OpenAI SDK's stream accumulation (``tool_calls.py``, ``reasoning.py``)
+``_parsed_arguments``  on a tool call: its function's ``"parsed_arguments": null``, left by the
+                       SDK's ``parse`` and ``stream`` helpers (``ParsedFunction``), written back
 ``_call_id``           on a deprecated ``function`` result: it named its call by ``tool_call_id``
                        (litellm, LangChain), written back (``functions.py``)
 ``_arguments``         ``"object"`` on a tool call whose ``arguments`` was a JSON object
@@ -151,6 +153,11 @@ SDK_INDEX = "_index"
 (``ChatCompletionStreamState``) leaves on each tool call and ``thinking_blocks`` entry of the
 message it builds; it says where the entry streamed, nothing a user sent, so another format
 drops it unreported."""
+
+SDK_PARSED = "_parsed_arguments"
+"""Marker (pure): the ``"parsed_arguments": null`` the OpenAI SDK's ``parse`` and ``stream`` helpers
+leave on each call's function (``ParsedFunction``, its ``model_dump()``): arguments the SDK did not
+parse against a strict tool, nothing a user sent, so another format drops it unreported."""
 
 
 def opaque(part: dict[str, Any], bag: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -31,10 +31,11 @@ from chatcodec.codec_kit import NULLS_MARKER, as_list, sdk_fields, wire_fields
 EMPTY_MARKER = "_empty"
 """Marker: the documented fields of an answer's object that were ``[]``, in their order."""
 SPELLED_NULLS = frozenset(
-    {"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields", "tool_calls"}
+    {"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields", "tool_calls", "parsed"}
 )
 """The message keys whose ``null`` is spelling (the SDK dump's, its ``"tool_calls": null`` on a turn
-of text among them, a ``null`` name, and litellm's ``Message.model_dump()``'s
+of text among them, the ``"parsed": null`` of the message its ``parse`` and ``stream`` helpers build
+(``ParsedChatCompletionMessage``), a ``null`` name, and litellm's ``Message.model_dump()``'s
 ``"provider_specific_fields": null``: a null carries nothing, as an answer's reading already holds
 it by litellm's extension row)."""
 SPELLED_EMPTY = frozenset({"annotations", "tool_calls"})

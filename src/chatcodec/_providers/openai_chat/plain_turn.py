@@ -105,9 +105,9 @@ def _plain_calls(calls: list[Any], closed: bool) -> list[dict[str, Any]] | None:
     if closed:  # a loop: a comprehension's own frame cost more than its few calls
         parts: list[dict[str, Any]] = []
         for call in calls:
-            if len(call) != 3:  # the SDK's accumulated index beside them: the general reading keeps it
-                return None
             function = call["function"]
+            if len(call) != 3 or len(function) != 2:  # the SDK's accumulated index beside them, or its
+                return None  # helpers' "parsed_arguments": null: the general reading keeps them
             name, arguments = function["name"], function["arguments"]
             parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
         return parts

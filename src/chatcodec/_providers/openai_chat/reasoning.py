@@ -164,6 +164,8 @@ def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     are texts and numbers, as the front takes them."""
     if "reasoning_content" in message or BLOCKS in message:
         return None
+    if DETAILS not in message and "reasoning" not in message:  # (calls with an index, a named turn: no call)
+        return _NO_REASONING
     details: list[Any] = as_list(message.get(DETAILS)) or []
     shape: list[Any] = []
     texts: list[str] = []
@@ -181,6 +183,10 @@ def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
     if not isinstance(reasoning, str):
         return (tuple(shape), reasoning is None)
     return (tuple(shape), not reasoning, bool(details) and reasoning == "".join(texts))
+
+
+_NO_REASONING = ((), True)
+"""The :func:`reasoning_shape` of a turn with neither ``reasoning`` nor ``reasoning_details``."""
 
 
 def whole_shape(shape: tuple[Any, ...]) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.openai_chat import cache_control, functions, parts, thought_signatures
-from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, opaque
+from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX, SDK_PARSED, opaque
 from chatcodec._providers.openai_chat.plain_parts import plain_call
 from chatcodec.codec_kit import (
     COMMON_TOOL_NAMES,
@@ -53,6 +53,9 @@ def decode_tool_call(call: Mapping[str, Any]) -> dict[str, Any]:
     arguments = functions.decode_arguments(function, bag)
     part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": arguments}
     function_rest = unmapped_fields(function, ("name", "arguments"))
+    if function_rest.get("parsed_arguments", 0) is None:  # the SDK's parse and stream helpers' null: spelling
+        del function_rest["parsed_arguments"]
+        bag[SDK_PARSED] = True
     if function_rest:
         bag["function"] = function_rest
     mark_absent(bag, call, "type")
@@ -149,6 +152,8 @@ def encode_call(part: Part, losses: LossRecorder, steps: Steps, *, response: boo
     if isinstance(arguments, str) and not arguments.strip():
         arguments = "{}"  # a call without arguments is "{}": OpenAI rejects ""
     function = {**(as_dict(bag.pop("function", None)) or {}), "name": name, "arguments": arguments}
+    if bag.get(SDK_PARSED) is True:
+        function["parsed_arguments"] = None
     call: dict[str, Any] = {**wire_fields(bag), "id": part["id"]}
     if SDK_INDEX in bag:
         call = {"index": bag[SDK_INDEX], **call}
