@@ -176,9 +176,8 @@ def reasoning_shape(message: Mapping[str, Any]) -> tuple[Any, ...] | None:
         kind = get("type")  # the fields of _VALUED and _TEXTED, spelled out: a loop over them cost more
         entry = (tuple(detail), kind, get("format"), get("index"), get("id"))
         shape.append((*entry, not get("text"), not get("summary"), not get("data"), not get("signature")))
-        key = text_key(kind)
-        text = None if key is None else get(key)
-        texts.append(text if isinstance(text, str) else "")
+        text = get("summary" if kind == "reasoning.summary" else "text")  # (text_key's, inline: an entry each)
+        texts.append(text if text.__class__ is str and kind != "reasoning.encrypted" else "")
     reasoning = message.get("reasoning")
     if not isinstance(reasoning, str):
         return (tuple(shape), reasoning is None)
