@@ -40,6 +40,8 @@ def plain_turn(message: Mapping[str, Any]) -> int:
     :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
     generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
     as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling."""
+    if "name" in message and message["name"] is not None:  # a participant's (a dialect turn's): no count of
+        return 0  # its fields, which the SDK dump's nulls would walk to find it is not one of them
     try:  # (free where nothing is raised: a look or a method call a turn cost more)
         content = message["content"]
         own = 2  # its role and content
