@@ -350,19 +350,20 @@ def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> N
 
 @settings(max_examples=300, deadline=None)
 @given(messages=_mutated())
-def test_a_reasoned_turn_the_plain_walk_refused_is_a_general_one(messages: list[Any]) -> None:
-    """The walk asks ``openrouter_turn`` only of a turn ``plain_turn`` refused, and takes it as a
-    general turn (read by the reader's general reading) without asking ``general_turn``: so every
-    such turn must be one."""
+def test_a_turn_the_walk_takes_as_general_is_a_general_one(messages: list[Any]) -> None:
+    """The walk takes a turn ``plain_turn`` answers ``HELPED`` for, or one it refused that
+    ``openrouter_turn`` takes, as a general turn (read by the reader's general reading) without
+    asking ``general_turn``: so every such turn must be one."""
+    turns = openai_chat_assistant_turns
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "assistant":
             try:
-                refused = not openai_chat_assistant_turns.plain_turn(message)
-                reasoned = refused and openai_chat_assistant_turns.openrouter_turn(message)
+                plain = turns.plain_turn(message)
+                general = plain == turns.HELPED or (not plain and turns.openrouter_turn(message))
             except KeyError:  # a required key missing: the walk refuses the body (its one KeyError)
                 continue
-            if reasoned:
-                assert openai_chat_assistant_turns.general_turn(message), message
+            if general:
+                assert turns.general_turn(message), message
 
 
 def _front_takes(messages: list[Any]) -> None:

@@ -54,18 +54,18 @@ def plain_turn(message: Mapping[str, Any]) -> int:
         )
         and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
     ):
-        return False
+        return 0
     if "reasoning_content" in message:
         reasoning = message["reasoning_content"]
         if reasoning.__class__ is not str:
-            return False
+            return 0
         own += 1
         if "thinking_blocks" in message:  # litellm's signed thinking, sent back
             if not _signed(message["thinking_blocks"], reasoning):
-                return False
+                return 0
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
-        return False
+        return 0
     calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
     extra = len(message) - own if calls is None else len(message) - own - 1
     if (
@@ -77,7 +77,7 @@ def plain_turn(message: Mapping[str, Any]) -> int:
         )
         and not _nulls(message, extra)
     ):
-        return False
+        return 0
     if calls is None:
         return PLAIN if content is not None else 0
     return _calls(calls)
@@ -157,7 +157,8 @@ _DETAIL_TEXTS = frozenset({"type", "text", "summary", "data", "signature", "form
 
 def general_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn holds what a pair's pass does not write itself: OpenRouter's
-    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``.
+    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``
+    or its function's ``parsed_arguments`` (the SDK's helpers').
     Such a turn (:func:`openrouter_turn` proved it) is read by the reader's own
     ``decode_assistant`` and written by the writer's own rule for a canonical assistant
     message: its reasoning details' fields, an empty text, an index are those rules'."""
@@ -166,9 +167,15 @@ def general_turn(message: Mapping[str, Any]) -> bool:
     calls: Any = message.get("tool_calls")
     if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
         for call in calls:
-            if call.__class__ is dict and "index" in call:
+            if call.__class__ is dict and ("index" in call or "parsed_arguments" in _function(call)):
                 return True
     return False
+
+
+def _function(call: dict[str, Any]) -> Mapping[str, Any]:
+    """A call's ``function``, or no fields when it holds none (:func:`general_turn`)."""
+    function = call.get("function")
+    return function if function.__class__ is dict else {}
 
 
 def dialect_turn(message: Mapping[str, Any]) -> bool:
