@@ -337,7 +337,9 @@ def test_a_remembered_rewrite_answers_what_the_walk_answers(schema: dict[str, An
             assert (got is asked) == (changes == [])
 
 
-def test_a_schema_left_alone_is_not_walked_again_and_a_changed_one_is() -> None:
+def test_a_schema_left_alone_is_not_walked_again_nor_a_changed_one_at_its_place() -> None:
+    # a changed one is answered from memory too (its place part of the key: an agent's strict
+    # tools, issue 107), a new object each time with the same changes
     walks: list[Any] = []
 
     def counted(schema: Any, at: Any = ()) -> Any:
@@ -350,7 +352,7 @@ def test_a_schema_left_alone_is_not_walked_again_and_a_changed_one_is() -> None:
         assert cached_rewrite(counted, copy.deepcopy(alone), ()) == (alone, [])
         assert cached_rewrite(counted, changed, ("x",))[1][0].at == ("x", "properties", "n", "minimum")
     assert walks.count(alone) == 1
-    assert walks.count(changed) == 3
+    assert walks.count(changed) == 1
 
 
 def test_a_value_json_spells_alike_is_walked_not_answered_from_memory() -> None:

@@ -31,15 +31,18 @@ canonical path converts it whole, and says what it refuses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from sys import get_int_max_str_digits, maxsize
 from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._conversion import read_request_data, trace_source, write_request_data
 from chatcodec._direct.anthropic_to_openai_chat_replayed import (
+    CALLERS,
     KEPT_DEPTH,
+    TEXTS,
     called_by,
     json_objects,
+    kept,
     replayed_block,
     unnamed,
 )
@@ -67,6 +70,7 @@ from chatcodec.codec_kit import PLAIN_TEXT, deeper_than
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
+    from chatcodec._direct.named_turns import Found
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import EncodeContext
 
@@ -143,21 +147,19 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def _report(losses: LossRecorder, at: int, dropped: list[int], called: dict[int, dict[str, Any]] | None) -> None:
-    """A plain turn's losses (its canonical message ``at``): each thinking block ``dropped`` by the
-    writer's ``drop_loss``; with calls that carry a caller (``called``, as the reader read them),
-    the writer's ``report_plain_turn``, which reports them in its order after the thinking."""
-    if called is None:
-        for position in dropped:
-            drop_loss(PROVIDER, losses, ("messages", at, "content", position))
-        return
-    parts = {**dict.fromkeys(dropped, _CLAUDE_THINKING), **called}
-    report_plain_turn(parts, dropped, list(called), losses, ("messages", at))
+def _report(losses: LossRecorder, at: int, dropped: list[int], called: Iterable[tuple[int, Found]]) -> None:
+    """A plain turn's losses (its canonical message ``at``), in the order of the writer's
+    ``report_plain_turn``: each thinking block ``dropped`` (the writer's ``drop_loss``), then what
+    it reported of each call's caller (``called``: a position and its report,
+    :meth:`_Writer.called`), repeated at the call's place."""
+    for position in dropped:
+        drop_loss(PROVIDER, losses, ("messages", at, "content", position))
+    for position, found in called:
+        losses.repeat(found, ("messages", at, "content", position))
 
 
-_CLAUDE_THINKING = {"type": "thinking", "provider": PROVIDER}
-"""What the writer's report of a dropped thinking part asks of it (its provider: Claude's, as the
-reader reads an Anthropic thinking block)."""
+_CALL_PLACE = ("messages", 0, "content", 0)
+"""Where a caller's report is read (:meth:`_Writer.reported`), repeated at each call's place."""
 
 
 class UnadmittedError(Exception):
@@ -467,7 +469,7 @@ class _Writer:
         texts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         dropped: list[int] = []
-        called: dict[int, dict[str, Any]] | None = None  # the calls with a caller, as the reader read them
+        called: list[tuple[int, Found]] | None = None  # the calls with a caller: the writer's report of each
         digits = self.digits
         for position, block in enumerate(content):
             kind = block["type"]
@@ -476,17 +478,20 @@ class _Writer:
             elif kind == "text" and not calls and len(block) == PLAIN_TEXT:
                 texts.append(block)
             elif kind == "text" and not calls and "citations" in block:  # (an SDK dump's null citations)
-                text = self.read(block)
-                if not plain_text(text):
+                if not self.cited(block):
                     return None
-                texts.append(text)
+                texts.append(block)
             elif kind == "tool_use" and ((name := block["name"]) in TAKEN or TAKES(name)):
+                if "caller" in block:  # (the proof copied it: a call of five keys, never the common call)
+                    read = self.called(block)
+                    if read is None:
+                        return None
+                    calls.append(plain_call_wire(read[0], name))
+                    called = [(position, read[1])] if called is None else [*called, (position, read[1])]
+                    continue
                 call = plain_call(block, digits)
                 if call is None:
-                    call = self.called(block)
-                    if call is None:
-                        return None
-                    called = {position: call} if called is None else {**called, position: call}
+                    return None
                 calls.append(plain_call_wire(call, name))
             else:
                 return None
@@ -495,19 +500,56 @@ class _Writer:
         canonical = self.canonical
         canonical.append({"role": "assistant", "content": content})
         if dropped or called is not None:
-            _report(self.context.losses, len(canonical) - 1, dropped, called)
+            _report(self.context.losses, len(canonical) - 1, dropped, called or ())
         self.wire.append(plain_turn_wire(texts, calls, None))
         return bool(calls)
 
-    def called(self, block: dict[str, Any]) -> dict[str, Any] | None:
-        """The canonical part of a call with the API's ``caller`` (the proof copied it:
-        :func:`.called_by`), read by the reader's ``decode_parts``, which keeps the caller in its
-        bag, when the writer writes it as a plain call and reports the bag
-        (``foreign_bag_only``); None for any other."""
-        if "caller" not in block:
-            return None
+    def called(self, block: dict[str, Any]) -> tuple[dict[str, Any], Found] | None:
+        """A call with the API's ``caller`` (the proof copied it: :func:`.called_by`) as the reader
+        reads it, and what the writer reports of the caller the reader keeps in its bag (below the
+        call's place), when the writer writes it as a plain call and reports the bag
+        (``foreign_bag_only``, ``report_plain_turn``); None for any other. A caller's shape is read
+        by the reader's ``decode_parts`` and reported once (:data:`.CALLERS`), proved on a call the
+        reader reads as the common call it is beside its caller (``plain_call``): a later call of
+        the shape is read so, its report repeated."""
+        shape = tuple(block["caller"])
+        found = CALLERS.get(shape)
+        common = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": block["input"]}
+        plain = plain_call(common, self.digits)  # (the common call beside the caller: its id, name, arguments)
+        if found is not None and plain is not None:
+            return plain, found
         call = self.read(block)
-        return call if foreign_bag_only(call) else None
+        if not foreign_bag_only(call):
+            return None
+        found = self.reported(call)
+        if found is None:
+            return None
+        if plain is not None and plain == {key: value for key, value in call.items() if key != "provider_metadata"}:
+            kept(CALLERS, shape, found)
+        return call, found
+
+    def reported(self, call: dict[str, Any]) -> Found | None:
+        """What the writer's ``report_plain_turn`` reports of ``call``'s bag, below its place (taken
+        back: :meth:`plain_turn` repeats it); None when a loss is elsewhere (or renumbered)."""
+        losses = self.context.losses
+        count = losses.count()
+        report_plain_turn({0: call}, [], [0], losses, ("messages", 0))
+        found = losses.below(count, _CALL_PLACE)
+        losses.take_back(count)
+        return found
+
+    def cited(self, block: dict[str, Any]) -> bool:
+        """Whether a text with ``citations``, read by the reader's ``decode_parts``, is a text the
+        writer's plain turn writes (``plain_text``: an SDK dump's null citations, a spelling); a
+        null's reading asked once (:data:`.TEXTS`)."""
+        shape = tuple(block) if block["citations"] is None else None
+        known = TEXTS.get(shape) if shape is not None else None
+        if known is not None:
+            return known
+        plain = plain_text(self.read(block))
+        if shape is not None:
+            kept(TEXTS, shape, plain)
+        return plain
 
     def read(self, block: dict[str, Any]) -> dict[str, Any]:
         """``block``'s canonical part, read by the reader's ``decode_parts`` (what it keeps

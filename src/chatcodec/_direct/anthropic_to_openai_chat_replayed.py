@@ -16,7 +16,12 @@ id is handed back: the shared history rules drop such a call (:func:`unnamed`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
+
+if TYPE_CHECKING:
+    from chatcodec._direct.named_turns import Found
 
 SERVER_BLOCKS = frozenset(
     {"server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result"}
@@ -63,12 +68,16 @@ def called_by(block: dict[str, Any], call: dict[str, Any], beyond: list[dict[str
     ``caller`` the API writes on every call since 2026 (``{"type": "direct"}``, or the code
     execution tool that made it) and nothing else, as clients replay the answer's blocks: a copy
     of it put on ``call`` (the call's copy), which is noted in ``beyond`` for its value to be
-    checked; False for any other (or with no ``beyond``: a walk held to the front's copy)."""
+    checked (one of texts alone, as the API writes it, has nothing the check refuses: not noted);
+    False for any other (or with no ``beyond``: a walk held to the front's copy)."""
     caller: Any = block.get("caller")
     if beyond is None or len(block) != 5 or caller.__class__ is not dict:
         return False
     call["caller"] = dict(caller)
-    beyond.append(call)
+    for key, value in caller.items():
+        if type(key) is not str or type(value) is not str:
+            beyond.append(call)
+            break
     return True
 
 
@@ -106,3 +115,27 @@ def unnamed(turns: list[dict[str, Any]]) -> bool:
                 if type(call_id) is str:
                     kept.add(call_id)
     return kept.isdisjoint(named)
+
+
+CALLERS: dict[tuple[str, ...], Found] = forgotten_with_kits({})
+"""What the OpenAI Chat writer reports of a call's ``caller`` (the reader's bag of it, below the
+call's place), by the caller's keys: proved on the first call of the shape that the reader's
+``decode_parts`` reads as the common call it is beside its caller, so a
+later one is read as that call, its report repeated (the pass's ``_Writer.called``). The bag
+holds the caller whole under its own key, so what is reported depends on its keys alone (no
+value is null: a caller is an object), and on the writer kit's declarations (forgotten when a kit
+is made). Bounded (a caller's keys are the client's to send: forgotten whole past
+:data:`_MAX_KEPT`)."""
+TEXTS: dict[tuple[str, ...], bool] = forgotten_with_kits({})
+"""Whether a text block of ``null`` citations (the SDK's dump), as the reader reads it, is a
+text the writer's plain turn writes (its spelling dropped), by the block's keys: asked once (the
+pass's ``_Writer.cited``); the reading of a null is the same for any text."""
+_MAX_KEPT = 64
+
+
+def kept(memory: dict[tuple[str, ...], Any], shape: tuple[str, ...], verdict: Any) -> None:
+    """``verdict`` kept in ``memory`` (:data:`CALLERS`, :data:`TEXTS`) for ``shape``, the memory
+    forgotten whole when full."""
+    if len(memory) >= _MAX_KEPT:
+        memory.clear()
+    memory[shape] = verdict

@@ -72,6 +72,7 @@ from chatcodec._direct.openai_responses_to_openai_chat_replayed import (
     report_citations,
     said_message,
     unanswered,
+    written_output,
 )
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
@@ -83,7 +84,7 @@ from chatcodec._providers.openai_chat.parts import encode_part
 from chatcodec._providers.openai_chat.tool_calls import TAKEN, TAKES, encode_call, plain_call_wire
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.messages import decode_messages
-from chatcodec._providers.openai_responses.parts import RESULT_KINDS, SYSTEM_KINDS, USER_KINDS, decode_parts
+from chatcodec._providers.openai_responses.parts import SYSTEM_KINDS, USER_KINDS, decode_parts
 from chatcodec._providers.openai_responses.wire import ITEMS
 
 if TYPE_CHECKING:
@@ -436,10 +437,8 @@ def write_messages(  # noqa: C901, PLR0912, PLR0915 - one loop
                     read_output(item, CHAT_KIT.report_foreign) if reported is None else reported
                 ):
                     context.losses.add(("messages", index, "content", result), what, why, loss_kind)
-            if type(output) is not str:
-                output = result_content(
-                    decode_parts(output, RESULT_KINDS), moved, context, ("messages", index, "content", result)
-                )
+            if type(output) is not str:  # (an output of text parts alone read once a shape)
+                output = written_output(output, moved, context, ("messages", index, "content", result), result_content)
             append({"role": "tool", "tool_call_id": item["call_id"], "content": output})
             continue
         outputs = False

@@ -24,11 +24,13 @@ from chatcodec._providers.openai_responses.carried_reasoning import is_sealed
 from chatcodec._providers.openai_responses.item_reading import decode_item
 from chatcodec._providers.openai_responses.markers import PROVIDER
 from chatcodec._providers.openai_responses.messages import decode_output
+from chatcodec._providers.openai_responses.parts import RESULT_KINDS, decode_parts
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.canonical_messages import CanonicalMessages
     from chatcodec._losses import LossKind
+    from chatcodec._providers.contract.context import EncodeContext
     from chatcodec.contract import Steps
 
 
@@ -318,3 +320,47 @@ def _reported(part: dict[str, Any], report: Report) -> Reported | None:
 
 _HERE = ("messages", 0, "content", 0)
 """The place a shape's losses are read at (each is recorded again at its item's part)."""
+
+
+WriteResult: TypeAlias = "Callable[[list[dict[str, Any]], list[dict[str, Any]], EncodeContext, Steps], Any]"
+"""The Chat writer's ``result_content`` (a call output's canonical parts, the media moved out, the
+context, the result's place), passed by the pair's pass."""
+TEXT_OUTPUTS: dict[tuple[tuple[str, ...], ...], bool] = forgotten_with_kits({})
+"""Whether a call output of text parts alone (an agent's tool answering ``input_text`` parts, as
+the SDK lists them) is, read by the reader's ``decode_parts`` and written by the Chat writer's
+``result_content``, each part's text as a Chat text part, with no loss and nothing moved; by the
+parts' shape (each its keys and whether its text is empty: what the rules read of it), proved on
+the first output of the shape (:func:`written_output`). Bounded: forgotten whole past
+:data:`_MAX_OUTPUTS`."""
+_MAX_OUTPUTS = 64
+
+
+def written_output(
+    output: list[Any], moved: list[dict[str, Any]], context: EncodeContext, at: Steps, write: WriteResult
+) -> Any:
+    """A call output of parts as the Chat writer writes it (``write``, its ``result_content``, on the
+    reader's ``decode_parts``); an output of text parts of a proved shape (:data:`TEXT_OUTPUTS`) is
+    its texts as the writing of the shape gave them, neither rule asked."""
+    shape = _text_shape(output)
+    if shape is not None and TEXT_OUTPUTS.get(shape):
+        return [{"type": "text", "text": part["text"]} for part in output]
+    losses = context.losses
+    count, before = losses.count(), len(moved)
+    written = write(decode_parts(output, RESULT_KINDS), moved, context, at)
+    if shape is not None:
+        if len(TEXT_OUTPUTS) >= _MAX_OUTPUTS:
+            TEXT_OUTPUTS.clear()
+        same = written == [{"type": "text", "text": part["text"]} for part in output]
+        TEXT_OUTPUTS[shape] = same and losses.count() == count and len(moved) == before
+    return written
+
+
+def _text_shape(output: list[Any]) -> tuple[tuple[str, ...], ...] | None:
+    """The shape of an output of ``input_text`` parts of their type and text alone (:data:`TEXT_OUTPUTS`'s
+    key); None for any other."""
+    shape: list[tuple[str, ...]] = []
+    for part in output:
+        if len(part) != 2 or part.get("type") != "input_text" or type(text := part.get("text")) is not str:
+            return None
+        shape.append(("input_text", "") if not text else ("input_text",))
+    return tuple(shape)

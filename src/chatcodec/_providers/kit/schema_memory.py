@@ -31,6 +31,11 @@ _HELD = Held(1 << 21)
 """Bytes of text the remembered schemas hold at once (2 MiB; each entry holds its text and
 the value parsed from it); all forgotten past it, as past :data:`LIMIT`."""
 _UNCHANGED: dict[tuple[object, bytes], object] = {}  # (rewrite, marshal text) -> the value left unchanged
+_CHANGED: dict[tuple[object, bytes, Steps], tuple[object, bytes, tuple[SchemaChange, ...]]] = {}
+"""(rewrite, marshal text, the schema's place) -> the value rewritten, the ``marshal`` text of what
+the rewrite gave it, and its changes (an agent's strict tools, closed for strict mode every request
+at the same places: a rewrite is a function of the schema's value and its place). Bounded with
+:data:`_UNCHANGED` (:data:`LIMIT`, :data:`_HELD`)."""
 
 
 def cached_rewrite(
@@ -65,17 +70,48 @@ def cached_rewrite(
         if not exact and notes is not None:
             notes[id(schema)] = (schema, key[1], True)
         return schema, []
+    changed = _CHANGED.get((*key, at))
+    if changed is not None and (exact or changed[0] == schema):
+        return loads(changed[1]), list(changed[2])
     result = _rewritten(rewrite, schema, at, reading, noted)
-    if result[0] is not schema or result[1] or len(key[1]) > 1 << 16:
+    if result[0] is not schema:
+        _remember_changed(key, schema, result, at)
+        return result
+    if result[1] or len(key[1]) > 1 << 16:
         return result
     value = loads(key[1])
     if value == schema:
         if len(_UNCHANGED) >= LIMIT or _HELD.over(len(key[1])):
             _UNCHANGED.clear()  # a new set of tools
+            _CHANGED.clear()
             _HELD.size = 0
         _UNCHANGED[key] = value
         _HELD.size += len(key[1])
     return result
+
+
+def _remember_changed(
+    key: tuple[object, bytes], schema: Any, result: tuple[Any, list[SchemaChange]], at: Steps
+) -> None:
+    """Remember what ``rewrite`` (``key``'s) gave ``schema`` at ``at``: a new value and its changes,
+    when the key's text is the schema's value and the new value's text is it (else nothing: it is
+    rewritten again next time)."""
+    changes = result[1]
+    if changes.__class__ is not list or len(key[1]) > 1 << 16:
+        return
+    try:
+        text = dumps(result[0])
+    except ValueError:
+        return
+    value = loads(key[1])
+    if value != schema or loads(text) != result[0]:  # (a NaN, or a value the text does not name)
+        return
+    if len(_CHANGED) >= LIMIT or _HELD.over(len(key[1]) + len(text)):
+        _UNCHANGED.clear()  # a new set of tools
+        _CHANGED.clear()
+        _HELD.size = 0
+    _CHANGED[(*key, at)] = (value, text, tuple(changes))
+    _HELD.size += len(key[1]) + len(text)
 
 
 def _rewritten(
