@@ -174,7 +174,7 @@ def general_turn(message: Mapping[str, Any]) -> bool:
 
 def _function(call: dict[str, Any]) -> Mapping[str, Any]:
     """A call's ``function``, or no fields when it holds none (:func:`general_turn`)."""
-    function = call.get("function")
+    function: Any = call.get("function")
     return function if function.__class__ is dict else {}
 
 
