@@ -272,7 +272,10 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "null tools beside a null limit": {"tools": None, "max_tokens": None},
     "a null beside a field the usual request does not hold": {"max_tokens": None, "logit_bias": {"1": 2}},
     "parallel calls of 1": {"parallel_tool_calls": 1},
-    "two fields kept as data (their order in the bag is the front copy's)": {"prompt_cache_key": "k", "top_k": 4},
+    "two fields kept as data (their order in the bag is the front copy's)": {
+        "modalities": ["text"],
+        "web_search_options": {},
+    },
 }
 
 

@@ -36,6 +36,7 @@ from chatcodec._providers.openai_chat.common_shapes import (
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.messages import decode_messages, encode_messages
+from chatcodec._providers.openai_chat.passed_through import PASSED, write_top_k
 from chatcodec._providers.openai_chat.request_fields import (
     ASK_FOR_USAGE,
     DEFAULTS,
@@ -175,7 +176,8 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
     token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
     ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user``,
-    ``service_tier`` and ``verbosity``; ``top_k`` reported."""
+    ``service_tier`` and ``verbosity``; ``top_k`` written where it was read from this format
+    (:mod:`.passed_through`), else reported."""
     losses = context.losses
     write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
@@ -184,7 +186,7 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     if stop:
         one_string = bag.get("_stop") == "string" and len(stop) == 1
         wire["stop"] = stop[0] if one_string else list(stop)
-    if request.get("top_k") is not None:
+    if request.get("top_k") is not None and not write_top_k(request, bag.get(PASSED), wire):
         losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
     metadata = request.get("metadata")
     if metadata is not None:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
+from chatcodec._providers.openai_chat.passed_through import KEYS as PASSED_KEYS
+from chatcodec._providers.openai_chat.passed_through import read_passed_through
 from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
 from chatcodec.codec_kit import (
     ABSENT_MARKER,
@@ -139,6 +141,14 @@ def _decode_defaults(
     return list(found)
 
 
+def _decode_passed_through(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """vLLM's ``top_k`` and litellm's ``thinking``, after the reasoning settings (a ``thinking``
+    beside one is kept as it came): :mod:`~chatcodec._providers.openai_chat.passed_through`."""
+    return read_passed_through(wire, data, bag)
+
+
 def _decode_logprobs(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
@@ -228,6 +238,7 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset({"stop"}), _decode_stop),
     (_SETTINGS_WIRE_KEYS, _decode_settings),
     (frozenset({"reasoning"}), _decode_reasoning_object),
+    (frozenset(PASSED_KEYS), _decode_passed_through),
     (frozenset({"logprobs", "top_logprobs"}), _decode_logprobs),
     (frozenset({"metadata"}), _decode_metadata),
     (frozenset({"user", "service_tier"}), _decode_identity),
