@@ -40,6 +40,7 @@ from chatcodec._providers.openai_chat.passed_through import PASSED, write_top_k
 from chatcodec._providers.openai_chat.request_fields import (
     ASK_FOR_USAGE,
     DEFAULTS,
+    IDENTITY_KEYS,
     MAX_TOKENS_KEY,
     MAX_TOKENS_KEYS,
     NEUTRAL,
@@ -176,8 +177,8 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
     token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
     ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user``,
-    ``service_tier`` and ``verbosity``; ``top_k`` written where it was read from this format
-    (:mod:`.passed_through`), else reported."""
+    ``safety_identifier``, ``prompt_cache_key``, ``service_tier`` and ``verbosity``; ``top_k``
+    written where it was read from this format (:mod:`.passed_through`), else reported."""
     losses = context.losses
     write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
@@ -191,9 +192,9 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     metadata = request.get("metadata")
     if metadata is not None:
         _encode_metadata(metadata, wire, losses)
-    user = request.get("user")
-    if user is not None:
-        wire["user"] = user
+    for key in IDENTITY_KEYS:
+        if request.get(key) is not None:
+            wire[key] = request[key]
     tier = request.get("service_tier")
     if tier is not None:
         written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")
