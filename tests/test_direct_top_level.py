@@ -276,6 +276,10 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
         "modalities": ["text"],
         "web_search_options": {},
     },
+    "litellm's thinking beside OpenRouter's reasoning (the reader keeps the thinking)": {
+        "thinking": {"type": "adaptive"},
+        "reasoning": {"effort": "low"},
+    },
 }
 
 

@@ -60,7 +60,7 @@ def _reasoning_of(thinking: object) -> dict[str, Any] | None:
     if kind == "enabled" and len(fields) == 2:
         budget = as_count(fields.get("budget_tokens"))
         return None if budget is None else {"enabled": True, "budget_tokens": budget}
-    switch = _SWITCHES.get(kind) if kind.__class__ is str else None
+    switch = _SWITCHES.get(kind) if isinstance(kind, str) else None
     return dict(switch) if switch is not None and len(fields) == 1 else None
 
 
