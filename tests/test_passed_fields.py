@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 import pytest
+from bench import feature_shapes
 
 import chatcodec
-from bench import feature_shapes
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 from chatcodec._registry import available_formats
