@@ -188,7 +188,8 @@ def test_canonical_top_k_and_thinking_not_read_from_openai_chat_are_still_report
     body = {"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}], "top_k": 40}
     body["thinking"] = {"type": "enabled", "budget_tokens": 2048}
     out, losses = _convert(body, "openai-chat", source="anthropic")
-    assert "top_k" not in out and "thinking" not in out
+    assert "top_k" not in out
+    assert "thinking" not in out
     assert ("$.top_k", "setting") in losses
     assert out["reasoning_effort"] == "low"
 
