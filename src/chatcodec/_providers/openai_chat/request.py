@@ -1,9 +1,10 @@
 """Chat Completions request bodies, both ways, over canonical data: the one reader and the
 one writer of this format.
 
-Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
-``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
-``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were,
+Top-level fields without a canonical home (``n``, ``stream_options``,
+``web_search_options``, ``store``, a compatible server's ``thinking`` or ``top_k`` of a shape
+canonical cannot say, :mod:`.passed_through`...) stay in ``provider_options["openai-chat"]`` and
+are sent back as they were,
 to the server they came for; a body written for a named server (the option ``server``, or
 a model id only it serves) holds only what that server takes (:mod:`.servers`).
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the

@@ -4,10 +4,10 @@
 ``instructions``, not into ``input``); ``input`` as one string is one user message
 (marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
 ``max_tokens``; ``reasoning``, ``text.format`` and ``text.verbosity`` are the canonical settings;
-``user``, a ``service_tier`` Responses has, ``top_logprobs`` and the ``include`` entry
-``message.output_text.logprobs`` (``logprobs``) are the canonical ones; every other
-top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
-``prompt_cache_key``, ``safety_identifier`` ...) rides in
+``user``, ``safety_identifier``, ``prompt_cache_key``, a ``service_tier`` Responses has,
+``top_logprobs`` and the ``include`` entry ``message.output_text.logprobs`` (``logprobs``) are
+the canonical ones; every other top-level field (``previous_response_id``, ``store``,
+``include``, ``truncation`` ...) rides in
 ``provider_options["openai-responses"]`` and is written back verbatim.
 
 The reader validates the body with the wire's front schema (:mod:`.wire`, one pass in
