@@ -209,7 +209,7 @@ def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
     :data:`_VARYING`, a client's ``user``, keys and ``seed``, its own per session; a
     ``stream_options``' one flag) when each is a value the closed front takes and copies as it is
     (:data:`_AS_THEY_ARE`: a client's ``user``, ``safety_identifier`` or ``prompt_cache_key``
-    text in ASCII, an integer ``seed`` or ``n`` of 64 bits, the ``stream`` and ``store`` flags, a
+    text in ASCII, an integer ``seed``, ``n`` or ``top_k`` of 64 bits, the ``stream`` and ``store`` flags, a
     ``temperature`` or ``top_p`` that is an integer (the usual ones' ranges are asked before),
     ``stream_options`` asking for the usage or not), so the reader's decoders read them with no
     copy made (they keep no object of them: a text, a number, a flag); None for another.
@@ -240,6 +240,7 @@ _AS_THEY_ARE: dict[str, type] = {
     "prompt_cache_key": str,
     "seed": int,
     "n": int,
+    "top_k": int,
     "stream": bool,
     "store": bool,
     "temperature": int,
