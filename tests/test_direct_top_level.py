@@ -272,7 +272,14 @@ _UNUSUAL: dict[str, dict[str, Any]] = {
     "null tools beside a null limit": {"tools": None, "max_tokens": None},
     "a null beside a field the usual request does not hold": {"max_tokens": None, "logit_bias": {"1": 2}},
     "parallel calls of 1": {"parallel_tool_calls": 1},
-    "two fields kept as data (their order in the bag is the front copy's)": {"prompt_cache_key": "k", "top_k": 4},
+    "two fields kept as data (their order in the bag is the front copy's)": {
+        "modalities": ["text"],
+        "web_search_options": {},
+    },
+    "litellm's thinking beside OpenRouter's reasoning (the reader keeps the thinking)": {
+        "thinking": {"type": "adaptive"},
+        "reasoning": {"effort": "low"},
+    },
 }
 
 
@@ -568,6 +575,22 @@ def test_a_settings_shape_is_read_once_each_session_its_own_user_and_seed(
     assert decodings.count == 2
     assert rows == [_canonical(_body(**fields), target) for fields in sessions]
     assert all(fields["user"] not in repr(top_level_reading._BY_SHAPE) for fields in sessions)  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.parametrize("target", list(_PAIRS))
+def test_a_sessions_own_cache_key_and_safety_identifier_beside_a_top_k_are_read_once_a_shape(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenAI's ``prompt_cache_key`` and ``safety_identifier`` (each session's own, canonical
+    fields) and vLLM's ``top_k`` (read with its marker for the reader's writer) read once a shape,
+    as the canonical path reads them, no key kept."""
+    top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
+    decodings = _Decodings(monkeypatch)
+    sessions = [{"prompt_cache_key": f"s-{n}", "safety_identifier": f"h{n}", "top_k": 40} for n in range(4)]
+    rows = [_convert(_body(**fields), target) for fields in sessions]
+    assert decodings.count == 2
+    assert rows == [_canonical(_body(**fields), target) for fields in sessions]
+    assert "s-1" not in repr(top_level_reading._BY_SHAPE)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_a_shape_whose_trial_differs_is_read_anew_each_time(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -111,6 +111,34 @@ def _requests() -> Iterator[tuple[str, str, dict[str, Any]]]:
     for session in perf_sessions.sessions([10], FIXTURES / "perf-sessions"):
         yield f"perf-{session.source}-{session.target}-{session.shape}", session.source, session.body
     yield from _marked_tools()
+    yield from _passed_fields()
+
+
+_PASSED_FIELDS: dict[str, dict[str, Any]] = {
+    "thinking disabled": {"thinking": {"type": "disabled"}},
+    "thinking adaptive": {"thinking": {"type": "adaptive"}},
+    "thinking of another shape": {"thinking": {"type": "enabled", "budget_tokens": 9, "display": "x"}},
+    "thinking beside reasoning_effort": {"thinking": {"type": "adaptive"}, "reasoning_effort": "low"},
+    "thinking beside OpenRouter's reasoning": {"thinking": {"type": "adaptive"}, "reasoning": {"effort": "low"}},
+    "top_k of -1": {"top_k": -1},
+    "a cache key of a number": {"prompt_cache_key": 7},
+    "all four": {"top_k": 5, "thinking": {"type": "adaptive"}, "prompt_cache_key": "k", "safety_identifier": "s"},
+}
+"""Request fields real OpenAI Chat clients send beside the bench's variants (vLLM's ``top_k``,
+litellm's ``thinking``, OpenAI's cache key and safety identifier): each shape the reader reads or
+keeps as it came."""
+
+
+def _passed_fields() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The coding agent's OpenAI Chat session with each of :data:`_PASSED_FIELDS`, and its
+    Responses session with both keys."""
+    from bench import feature_shapes
+
+    for name, fields in _PASSED_FIELDS.items():
+        body = copy.deepcopy(feature_shapes.body("openai-chat", "anthropic", 3, (), seed=3))
+        yield f"passed-{name}", "openai-chat", {**body, **copy.deepcopy(fields)}
+    body = copy.deepcopy(feature_shapes.body("openai-responses", "openai-chat", 3, (), seed=3))
+    yield "passed-responses-keys", "openai-responses", {**body, "prompt_cache_key": "k", "safety_identifier": "s"}
 
 
 _TOOL_MARKERS: dict[str, tuple[tuple[int, ...], dict[str, str]]] = {

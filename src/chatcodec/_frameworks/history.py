@@ -75,7 +75,10 @@ SETTINGS = (
 """The request's sampling, reasoning and output-format settings (log probability settings are
 reported by the codec, as for every format without them)."""
 
-REQUEST_FIELDS = ("metadata", "cache_control", "user", "service_tier", "stream")
+REQUEST_FIELDS = (
+    *("metadata", "cache_control", "user", "service_tier", "stream"),
+    *("prompt_cache_key", "safety_identifier"),
+)
 """The request's other fields a stored history has no place for."""
 
 _HISTORY_KEYS = ("messages", "model")

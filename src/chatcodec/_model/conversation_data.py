@@ -150,8 +150,10 @@ class ChatRequestData(TypedDict, closed=True):
     verbosity: NotRequired[Literal["low", "medium", "high"]]
     stream: NotRequired[bool]
     cache_control: NotRequired[CacheControlData]
+    prompt_cache_key: NotRequired[str]
     metadata: NotRequired[dict[str, JsonValue]]
     user: NotRequired[str]
+    safety_identifier: NotRequired[str]
     service_tier: NotRequired[str]
     provider_options: NotRequired[ProviderMetadata]
 

@@ -151,12 +151,19 @@ class ChatRequest(CanonicalModel):
     """Whether the response is streamed."""
     cache_control: CacheControl | None = omitted_when_none()
     """Request-wide automatic prompt caching (Anthropic top-level ``cache_control``)."""
+    prompt_cache_key: str | None = omitted_when_none()
+    """A key requests sharing a long prefix send alike, so they reach the same prompt cache
+    (OpenAI Chat and Responses ``prompt_cache_key``); a format with no such field reports it."""
     metadata: dict[str, JsonValue] | None = omitted_when_none()
     """Caller metadata sent along (tags); the end user's id is :attr:`user`."""
     user: str | None = omitted_when_none()
     """The end user the request is made for: an id the provider uses to tell abuse by one
     user from the rest (OpenAI ``user``, Anthropic ``metadata.user_id``); a format with
     no such field reports it."""
+    safety_identifier: str | None = omitted_when_none()
+    """A stable id of the end user (a hash of their name or email) the provider uses to tell
+    abuse by one user from the rest, OpenAI's successor of :attr:`user` (OpenAI Chat and
+    Responses ``safety_identifier``); a format with no such field reports it."""
     service_tier: str | None = omitted_when_none()
     """The processing tier asked for, in OpenAI's words: ``auto``, ``default``, ``flex``,
     ``priority``, ``scale``, ``fast``, ``ultrafast``, or Bedrock's ``reserved``. Each

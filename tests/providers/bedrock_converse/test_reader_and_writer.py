@@ -325,7 +325,8 @@ def test_tool_result_status_follows_the_option(status: str | None) -> None:
 
 @pytest.mark.parametrize("setting", UNSUPPORTED)
 def test_settings_converse_has_no_field_for_are_reported(setting: str) -> None:
-    value = {"top_k": 5, "metadata": {"user": "u"}, "stream": True, "verbosity": "low"}.get(setting, 1)
+    values = {"top_k": 5, "metadata": {"user": "u"}, "stream": True, "verbosity": "low"}
+    value = {**values, "prompt_cache_key": "session-7", "safety_identifier": "h1"}.get(setting, 1)
     request = chatcodec.ChatRequest.model_validate({"messages": [{"role": "user", "content": "hi"}], setting: value})
     _, data, losses = _written(request.model_dump())
     assert data == json.dumps({"messages": [{"role": "user", "content": [{"text": "hi"}]}]})

@@ -316,10 +316,12 @@ NOTHING_KEPT: Mapping[str, Any] = MappingProxyType({})
 
 def _kept(payload: dict[str, Any], writer: Codec, noted: Reading, role: object, write_tools: object) -> Usual | None:
     """:func:`usual` of ``payload`` without OpenRouter's objects the reader keeps whole
-    (:func:`kept_beside`), those kept on the answer (``kept``); None for any other body, and for
-    one with an SDK dump's nulls beside them (the reader's bag then in the general top level's order)."""
+    (:func:`kept_beside`), those kept on the answer (``kept``); None for any other body, for
+    one with an SDK dump's nulls beside them (the reader's bag then in the general top level's order),
+    and for one with litellm's ``thinking`` beside OpenRouter's ``reasoning`` (the reader keeps the
+    ``thinking`` then, which the settings, read before ``reasoning`` here, would read)."""
     split = kept_beside(payload)
-    if split is None or None in payload.values():
+    if split is None or None in payload.values() or ("thinking" in payload and "reasoning" in split[1]):
         return None
     found = usual(split[0], writer, noted, role=role, write_tools=write_tools)
     if found is not None:

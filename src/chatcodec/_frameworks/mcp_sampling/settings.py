@@ -17,6 +17,7 @@ SETTINGS = {"maxTokens": "max_tokens", "temperature": "temperature", "stopSequen
 _UNSENT = (
     *("top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
     *("reasoning", "response_format", "verbosity", "user", "service_tier"),
+    *("prompt_cache_key", "safety_identifier"),
 )
 """Canonical settings this wire has no field for (``logprobs`` and ``top_logprobs`` are
 reported by the codec itself, from the capabilities)."""

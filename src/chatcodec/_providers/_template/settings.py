@@ -17,7 +17,7 @@ SAMPLING = ("max_tokens", "temperature")
 
 _UNSENT = (
     *("stop", "top_p", "top_k", "frequency_penalty", "presence_penalty", "seed"),
-    *("reasoning", "response_format", "verbosity"),
+    *("reasoning", "response_format", "verbosity", "prompt_cache_key", "safety_identifier"),
 )
 """The canonical settings this wire has no field for (``logprobs`` and ``top_logprobs``
 too, reported by the codec itself from ``Capabilities.logprob_settings``)."""

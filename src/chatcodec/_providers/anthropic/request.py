@@ -116,7 +116,14 @@ _SENT_AS_THEY_ARE_IN_ORDER = ("temperature", "top_p", "top_k", "stream")
 _SENT_AS_THEY_ARE = frozenset(_SENT_AS_THEY_ARE_IN_ORDER)
 _IDENTITY = frozenset({"metadata", "user", "service_tier"})
 """The canonical fields :func:`_encode_metadata` and the tier read: a request holding none writes neither."""
-_UNSENT_IN_ORDER = ("frequency_penalty", "presence_penalty", "seed", "verbosity")
+_UNSENT_IN_ORDER = (
+    "frequency_penalty",
+    "presence_penalty",
+    "seed",
+    "verbosity",
+    "prompt_cache_key",
+    "safety_identifier",
+)
 """Canonical settings Anthropic has no field for, reported unless neutral, in the order reported."""
 _UNSENT = frozenset(_UNSENT_IN_ORDER)
 KNOB_SETTINGS = _SENT_AS_THEY_ARE | _IDENTITY | _UNSENT

@@ -78,7 +78,10 @@ _INFERENCE = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("top
 _SAMPLING = frozenset({"temperature", "top_p"})
 """Canonical sampling numbers (``request.SamplingNumber``: an integer a double holds is a float)."""
 _KNOBS = ("unsigned_thinking", "tool_result_status")
-UNSUPPORTED = ("top_k", "frequency_penalty", "presence_penalty", "seed", "verbosity", "metadata", "stream")
+UNSUPPORTED = (
+    *("top_k", "frequency_penalty", "presence_penalty", "seed", "verbosity", "metadata", "stream"),
+    *("prompt_cache_key", "safety_identifier"),
+)
 """Canonical settings Converse has no field for."""
 UNSUPPORTED_WHY = "Bedrock Converse has no such setting"
 TITLE = "Bedrock Converse request"

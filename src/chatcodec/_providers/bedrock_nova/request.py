@@ -33,7 +33,7 @@ from chatcodec.contract import DecodeContext, EncodeContext
 TITLE = "Nova request"
 _MAPPED = ("messages", "inferenceConfig", "toolConfig", "reasoningConfig")
 _UNSENT = (
-    *("frequency_penalty", "presence_penalty", "seed", "verbosity"),
+    *("frequency_penalty", "presence_penalty", "seed", "verbosity", "prompt_cache_key", "safety_identifier"),
     *("metadata", "stream", "response_format", "cache_control"),
 )
 """Canonical request fields Nova's body has no place for (reported when set)."""

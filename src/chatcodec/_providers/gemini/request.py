@@ -141,10 +141,14 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
             wire["serviceTier"] = written
     report_unmapped(request.get("stream"), request.get("metadata"), request.get("cache_control"), losses)
     report_user(request.get("user"), losses, "Gemini")
-    if request.get("verbosity") is not None:  # thinkingLevel is the thinking's, not the answer's length
-        losses.add(("verbosity",), "verbosity", "Gemini has no verbosity setting", "setting")
+    for key in _UNSENT:  # (thinkingLevel is the thinking's, not the answer's length)
+        if request.get(key) is not None:
+            losses.add((key,), key, f"Gemini has no {key} setting", "setting")
     return snake_cased(wire, bag.get(SNAKE))
 
+
+_UNSENT = ("verbosity", "prompt_cache_key", "safety_identifier")
+"""Canonical settings Gemini has no field for (its caches are made ahead and named, not keyed)."""
 
 _NO_INSTRUCTION: dict[str, list[object]] = {"parts": []}
 """The ``systemInstruction`` of system messages with no part: not written, as nothing is

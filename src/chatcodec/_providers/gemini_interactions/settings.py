@@ -29,7 +29,7 @@ LEVELS = frozenset({"minimal", "low", "medium", "high", "xhigh"})
 
 _SUMMARIES = {"auto": True, "none": False}
 _JSON = "application/json"
-_UNSENT = ("top_k", "frequency_penalty", "presence_penalty", "verbosity")
+_UNSENT = ("top_k", "frequency_penalty", "presence_penalty", "verbosity", "prompt_cache_key", "safety_identifier")
 
 
 def decode_settings(

@@ -94,8 +94,9 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
         losses.add(("metadata",), "metadata", "Ollama requests have no metadata field", "metadata")
     if request.get("cache_control") is not None:
         losses.add(("cache_control",), "cache_control", "Ollama has no prompt-cache breakpoints", "setting")
-    if request.get("verbosity") is not None:
-        losses.add(("verbosity",), "verbosity", "Ollama has no verbosity setting", "setting")
+    for key in ("verbosity", "prompt_cache_key", "safety_identifier"):
+        if request.get(key) is not None:
+            losses.add((key,), key, f"Ollama has no {key} setting", "setting")
     report_user(request.get("user"), losses, "Ollama")
     report_tier(request.get("service_tier"), losses, "Ollama")
     return wire

@@ -44,6 +44,7 @@ This provider's own:
 - ``null_spelling``: the ``null`` message fields of an OpenAI SDK dump, kept as spelling.
 - ``reasoning``: the compatible servers' three reasoning fields and reasoning content part, both
   ways.
+- ``passed_through``: vLLM's ``top_k`` and litellm's ``thinking`` <-> canonical ``top_k`` and ``reasoning``.
 - ``reasoning_object``: OpenRouter's ``reasoning`` setting object <-> canonical ``reasoning``.
 - ``request_fields``: the top-level fields of a request, read into canonical data.
 - ``top_level_reading``: the usual request's tools and a client's settings beside it, read for a

@@ -35,6 +35,8 @@ meaning; another provider drops them without a report):
 ``_reasoning_keys``    the keys of OpenRouter's ``reasoning`` object in their order: it came as
                        that object, not ``reasoning_effort``, so it goes back as one
                        (``reasoning_object.py``)
+``_passed``            ``top_k`` and ``thinking`` (vLLM's, litellm's) read into canonical ``top_k`` and
+                       ``reasoning``: written back here, not reported (``passed_through.py``)
 ``_empty_result``      on a tool result: its tool message's ``content`` was ``[]``, read as the
                        empty text (the same no output; OpenAI refuses ``[]``, ``messages.py``)
 ``_no_refusal``        on a choice or a text delta: its ``logprobs`` had no ``refusal`` key

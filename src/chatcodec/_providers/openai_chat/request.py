@@ -1,9 +1,10 @@
 """Chat Completions request bodies, both ways, over canonical data: the one reader and the
 one writer of this format.
 
-Top-level fields without a canonical home (``n``, ``logprobs``, ``stream_options``,
-``web_search_options``, ``user``, ``store``, a compatible server's ``thinking`` or
-``top_k``...) stay in ``provider_options["openai-chat"]`` and are sent back as they were,
+Top-level fields without a canonical home (``n``, ``stream_options``,
+``web_search_options``, ``store``, a compatible server's ``thinking`` or ``top_k`` of a shape
+canonical cannot say, :mod:`.passed_through`...) stay in ``provider_options["openai-chat"]`` and
+are sent back as they were,
 to the server they came for; a body written for a named server (the option ``server``, or
 a model id only it serves) holds only what that server takes (:mod:`.servers`).
 ``max_tokens`` and ``max_completion_tokens`` both mean the canonical ``max_tokens``; the
@@ -36,9 +37,11 @@ from chatcodec._providers.openai_chat.common_shapes import (
 )
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER
 from chatcodec._providers.openai_chat.messages import decode_messages, encode_messages
+from chatcodec._providers.openai_chat.passed_through import PASSED, write_top_k
 from chatcodec._providers.openai_chat.request_fields import (
     ASK_FOR_USAGE,
     DEFAULTS,
+    IDENTITY_KEYS,
     MAX_TOKENS_KEY,
     MAX_TOKENS_KEYS,
     NEUTRAL,
@@ -175,7 +178,8 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     """The settings written as they are (:data:`_KNOBS`), the log probability settings, the
     token limit under the key chosen (the option ``max_tokens_key``, else the reader's marker in
     ``bag``, else ``max_completion_tokens``), ``stop``, ``metadata``, ``user``,
-    ``service_tier`` and ``verbosity``; ``top_k`` reported."""
+    ``safety_identifier``, ``prompt_cache_key``, ``service_tier`` and ``verbosity``; ``top_k``
+    written where it was read from this format (:mod:`.passed_through`), else reported."""
     losses = context.losses
     write_as_they_are(request, wire)
     write_logprob_settings(request, wire)
@@ -184,14 +188,14 @@ def encode_knobs(request: Mapping[str, Any], bag: dict[str, Any], context: Encod
     if stop:
         one_string = bag.get("_stop") == "string" and len(stop) == 1
         wire["stop"] = stop[0] if one_string else list(stop)
-    if request.get("top_k") is not None:
+    if request.get("top_k") is not None and not write_top_k(request, bag.get(PASSED), wire):
         losses.add(("top_k",), "top_k", "OpenAI Chat has no top-k sampling", "setting")
     metadata = request.get("metadata")
     if metadata is not None:
         _encode_metadata(metadata, wire, losses)
-    user = request.get("user")
-    if user is not None:
-        wire["user"] = user
+    for key in IDENTITY_KEYS:
+        if request.get(key) is not None:
+            wire[key] = request[key]
     tier = request.get("service_tier")
     if tier is not None:
         written = write_tier(tier, SERVICE_TIERS, losses, "OpenAI Chat")

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from chatcodec._providers.openai_chat import settings, tools
+from chatcodec._providers.openai_chat.passed_through import KEYS as PASSED_KEYS
+from chatcodec._providers.openai_chat.passed_through import read_passed_through
 from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_object
 from chatcodec.codec_kit import (
     ABSENT_MARKER,
@@ -139,6 +141,14 @@ def _decode_defaults(
     return list(found)
 
 
+def _decode_passed_through(
+    wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
+) -> list[str]:
+    """vLLM's ``top_k`` and litellm's ``thinking``, after the reasoning settings (a ``thinking``
+    beside one is kept as it came): :mod:`~chatcodec._providers.openai_chat.passed_through`."""
+    return read_passed_through(wire, data, bag)
+
+
 def _decode_logprobs(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
@@ -157,6 +167,9 @@ def _decode_metadata(
     return ["metadata"]
 
 
+IDENTITY_KEYS = ("user", "safety_identifier", "prompt_cache_key")
+"""The texts of the same names in canonical, read and written in this order."""
+
 SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast")}
 """Chat Completions' tiers (openai 3.54 ``CompletionCreateParams.service_tier``), canonical's
 words (:mod:`chatcodec._providers.kit.service_tier`)."""
@@ -165,12 +178,14 @@ words (:mod:`chatcodec._providers.kit.service_tier`)."""
 def _decode_identity(
     wire: dict[str, Any], data: dict[str, Any], bag: dict[str, Any], context: DecodeContext
 ) -> list[str]:
-    """``user`` (the end user's id) and a ``service_tier`` this format has."""
+    """``user`` (the end user's id), OpenAI's ``safety_identifier`` and ``prompt_cache_key`` (texts,
+    canonical fields of the same names: Responses has both) and a ``service_tier`` this format has."""
     mapped: list[str] = []
-    user = wire.get("user")
-    if isinstance(user, str):
-        data["user"] = user
-        mapped.append("user")
+    for key in IDENTITY_KEYS:
+        value = wire.get(key)
+        if value.__class__ is str:
+            data[key] = value
+            mapped.append(key)
     tier = wire.get("service_tier")
     if tier is not None:  # most requests name none: no call
         tier = read_tier(tier, SERVICE_TIERS)
@@ -228,9 +243,10 @@ DECODERS: tuple[tuple[frozenset[str], Decoder], ...] = (
     (frozenset({"stop"}), _decode_stop),
     (_SETTINGS_WIRE_KEYS, _decode_settings),
     (frozenset({"reasoning"}), _decode_reasoning_object),
+    (frozenset(PASSED_KEYS), _decode_passed_through),
     (frozenset({"logprobs", "top_logprobs"}), _decode_logprobs),
     (frozenset({"metadata"}), _decode_metadata),
-    (frozenset({"user", "service_tier"}), _decode_identity),
+    (frozenset({*IDENTITY_KEYS, "service_tier"}), _decode_identity),
     (frozenset({"verbosity"}), _decode_verbosity),
     (frozenset(NEUTRAL), _decode_defaults),
     (frozenset({"stream", STREAM_OPTIONS}), _decode_stream_options),

@@ -23,6 +23,7 @@ from chatcodec._providers.families.schema_writing import (
     openai_format_as_sent,
     openai_strict_schema,
 )
+from chatcodec._providers.openai_chat.passed_through import PASSED, write_thinking
 from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, said_only_here, write_reasoning_object
 from chatcodec._providers.openai_chat.servers import AS_OBJECT
 from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
@@ -52,8 +53,8 @@ def encode_settings(
     already in ``wire``)."""
     losses = context.losses
     reasoning = request.get("reasoning")
-    if reasoning is not None:
-        keys = as_list(bag.get(OBJECT_KEYS))
+    if reasoning is not None and not (PASSED in bag and write_thinking(reasoning, bag[PASSED], wire)):
+        keys = as_list(bag.get(OBJECT_KEYS))  # (not litellm's thinking, written back above)
         if keys is not None:  # it came as OpenRouter's object: written back so
             write_reasoning_object(reasoning, keys, wire, losses)
         elif context.options.get(AS_OBJECT) is True and said_only_here(reasoning):  # a budget, for OpenRouter

@@ -35,13 +35,14 @@ if TYPE_CHECKING:
     from chatcodec.contract import Reading
 
 KEPT_AS_DATA = frozenset(
-    {"prompt_cache_key", "safety_identifier", "modalities", "prediction", "web_search_options", "top_k", "thinking"}
+    {"modalities", "prediction", "web_search_options", "top_k", "thinking", "prompt_cache_key", "safety_identifier"}
 )
-"""The OpenAI SDK's ``prompt_cache_key``, ``safety_identifier`` (a 2025 request's caching and
-abuse keys), ``modalities``, ``prediction`` and ``web_search_options``, the ``top_k`` vLLM and
-OpenRouter take, and the ``thinking`` object litellm's clients pass through for Claude: fields
-an agent's client sends every step that no decoder maps (one of them at a time: the order of
-several in the bag is the front copy's, which a view of the settings does not keep)."""
+"""The OpenAI SDK's ``modalities``, ``prediction`` and ``web_search_options``: fields an agent's
+client sends every step that no decoder maps; and a ``top_k``, ``thinking``, ``prompt_cache_key``
+or ``safety_identifier`` the reader's decoders do not read (vLLM's ``top_k: -1``, a ``thinking``
+beside ``reasoning_effort``: :mod:`~chatcodec._providers.openai_chat.passed_through`; a key that
+is not a text), kept as it came. One of them at a time: the order of several in the bag is the
+front copy's, which a view of the settings does not keep."""
 
 SETTINGS = (
     frozenset(
@@ -193,8 +194,8 @@ def _varies_alone(
     return marshal.dumps((rest[0], read[1]), 2) == marshal.dumps((rest[1], again[1]), 2)
 
 
-_VARYING = ("user", "seed")
-"""The settings a client sends its own value of per session (its end user, a seed), which a
+_VARYING = ("user", "safety_identifier", "prompt_cache_key", "seed")
+"""The settings a client sends its own value of per session (its end user, its cache key, a seed), which a
 shape's reading is remembered without (:func:`_read_by_shape` proves the decoders copy them)."""
 _BY_SHAPE: dict[tuple[object, ...], Known] = {}
 """A settings view's shape (:func:`settings_shape`) -> its reading (:data:`Known`): a client sends
@@ -205,13 +206,14 @@ _MAX_SHAPES = 64
 
 def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
     """The shape of a request's settings in ``view`` (each key, with its value but for a key of
-    :data:`_VARYING`, a client's ``user`` and ``seed``, its own per session; a ``stream_options``'
-    one flag) when each is a value the closed front takes and copies as it is
-    (:data:`_AS_THEY_ARE`: a client's ``user`` text in ASCII, an integer ``seed`` or ``n`` of 64
-    bits, the ``stream`` and ``store`` flags, a ``temperature`` or ``top_p`` that is an integer (the
-    usual ones' ranges are asked before), ``stream_options`` asking for the usage or not), so the
-    reader's decoders read them with no copy made (they keep no object of them: a text, a
-    number, a flag); None for another. ``tests/test_direct_top_level.py`` holds it to the front."""
+    :data:`_VARYING`, a client's ``user``, keys and ``seed``, its own per session; a
+    ``stream_options``' one flag) when each is a value the closed front takes and copies as it is
+    (:data:`_AS_THEY_ARE`: a client's ``user``, ``safety_identifier`` or ``prompt_cache_key``
+    text in ASCII, an integer ``seed``, ``n`` or ``top_k`` of 64 bits, the ``stream`` and ``store`` flags, a
+    ``temperature`` or ``top_p`` that is an integer (the usual ones' ranges are asked before),
+    ``stream_options`` asking for the usage or not), so the reader's decoders read them with no
+    copy made (they keep no object of them: a text, a number, a flag); None for another.
+    ``tests/test_direct_top_level.py`` holds it to the front."""
     shape: list[object] = []
     for key, value in view.items():  # one pass: the proof and the shape
         kind = value.__class__
@@ -234,8 +236,11 @@ def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
 
 _AS_THEY_ARE: dict[str, type] = {
     "user": str,
+    "safety_identifier": str,
+    "prompt_cache_key": str,
     "seed": int,
     "n": int,
+    "top_k": int,
     "stream": bool,
     "store": bool,
     "temperature": int,

@@ -4,10 +4,10 @@
 ``instructions``, not into ``input``); ``input`` as one string is one user message
 (marked), as a list it is items (:mod:`.messages`); ``max_output_tokens`` is
 ``max_tokens``; ``reasoning``, ``text.format`` and ``text.verbosity`` are the canonical settings;
-``user``, a ``service_tier`` Responses has, ``top_logprobs`` and the ``include`` entry
-``message.output_text.logprobs`` (``logprobs``) are the canonical ones; every other
-top-level field (``previous_response_id``, ``store``, ``include``, ``truncation``,
-``prompt_cache_key``, ``safety_identifier`` ...) rides in
+``user``, ``safety_identifier``, ``prompt_cache_key``, a ``service_tier`` Responses has,
+``top_logprobs`` and the ``include`` entry ``message.output_text.logprobs`` (``logprobs``) are
+the canonical ones; every other top-level field (``previous_response_id``, ``store``,
+``include``, ``truncation`` ...) rides in
 ``provider_options["openai-responses"]`` and is written back verbatim.
 
 The reader validates the body with the wire's front schema (:mod:`.wire`, one pass in
@@ -91,7 +91,9 @@ _SAMPLING = ("temperature", "top_p")
 UNSENT_SETTINGS = ("top_k", "frequency_penalty", "presence_penalty", "seed", "cache_control")
 """Canonical request settings Responses has no field for."""
 _UNSENT = frozenset({*UNSENT_SETTINGS, "stop"})
-IDENTITY_SETTINGS = frozenset({"metadata", "user", "service_tier", *_UNSENT})
+_KEYS = ("safety_identifier", "prompt_cache_key")
+"""The texts of the same names in canonical (OpenAI Chat has both), read and written as they are."""
+IDENTITY_SETTINGS = frozenset({"metadata", "user", *_KEYS, "service_tier", *_UNSENT})
 """The canonical settings :func:`encode_identity` writes or reports (a request holding none is passed by)."""
 
 _NO_INCLUDE = "_no_include"
@@ -161,16 +163,19 @@ whole-canonical check (``provider_codec.held``), so the two paths refuse alike."
 
 
 SERVICE_TIERS = {tier: tier for tier in ("auto", "default", "flex", "scale", "priority", "fast", "ultrafast")}
+_IDENTITY_KEYS = ("user", *_KEYS)
 """Responses' tiers (openai 3.54 ``ResponseCreateParams.service_tier``), canonical's words
 (:mod:`chatcodec._providers.kit.service_tier`)."""
 
 
 def _read_identity(request: dict[str, Any], canonical: dict[str, Any], bag: dict[str, Any]) -> None:
-    """``user`` (the end user's id) and a ``service_tier`` this format has, out of the bag."""
-    user = request.get("user")
-    if isinstance(user, str):
-        canonical["user"] = user
-        bag.pop("user", None)
+    """``user`` (the end user's id), ``safety_identifier``, ``prompt_cache_key`` and a
+    ``service_tier`` this format has, out of the bag."""
+    for key in _IDENTITY_KEYS:
+        value = request.get(key)
+        if value.__class__ is str:
+            canonical[key] = value
+            bag.pop(key, None)
     tier = read_tier(request.get("service_tier"), SERVICE_TIERS)
     if tier is not None:
         canonical["service_tier"] = tier
@@ -312,12 +317,16 @@ def _own_fields(options: Any, losses: LossRecorder) -> tuple[dict[str, Any], dic
 
 
 def encode_identity(request: Mapping[str, Any], wire: dict[str, Any], losses: LossRecorder) -> None:
-    """``metadata``, ``user`` and the tier, and the settings Responses has no field for (reported),
-    each as canonical holds it (a direct path's top level calls it too)."""
+    """``metadata``, ``user``, ``safety_identifier``, ``prompt_cache_key`` and the tier, and the
+    settings Responses has no field for (reported), each as canonical holds it (a direct path's
+    top level calls it too)."""
     if request.get("metadata") is not None:
         wire["metadata"] = text_metadata(request["metadata"], losses)
     if request.get("user") is not None:  # in this frame: a call less, run cold
         wire["user"] = request["user"]
+    for key in _KEYS:
+        if request.get(key) is not None:
+            wire[key] = request[key]
     tier = request.get("service_tier")
     if tier is not None:
         written = write_tier(tier, SERVICE_TIERS, losses, "Responses")
