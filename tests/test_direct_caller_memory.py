@@ -10,42 +10,17 @@ the later one is counted to read no such block again."""
 from __future__ import annotations
 
 import copy
-import json
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 import chatcodec
 from chatcodec._direct import anthropic_to_openai_chat, anthropic_to_openai_chat_replayed
-from chatcodec._direct.table import canonical_only
 from chatcodec._losses import LossRecorder
+from direct_outcomes import equal_to_canonical
 
 _DIRECT = {"type": "direct"}
 _CODE = {"type": "code_execution_20250825", "tool_id": "srvtoolu_9"}
-
-
-def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        try:
-            output = chatcodec.convert_request(
-                copy.deepcopy(body), source="anthropic", target="openai-chat", on_loss=on_loss, losses=losses
-            )
-        except Exception as error:  # an error is part of the outcome, whatever its type
-            return f"ERR {type(error).__name__}: {error}"
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
-
-
-def _equal_to_canonical(body: dict[str, Any]) -> None:
-    assert anthropic_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("openai-chat"))
-    for on_loss in ("ignore", "warn"):
-        direct = _outcome(body, on_loss)  # type: ignore[arg-type]
-        with canonical_only():
-            canonical = _outcome(body, on_loss)  # type: ignore[arg-type]
-        assert direct == canonical, on_loss
 
 
 def _session(*steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -115,11 +90,13 @@ def _forgotten() -> None:
 
 def test_calls_with_their_caller_are_read_once_a_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     reads = _reads(monkeypatch)
-    _equal_to_canonical(_CALLERS)  # the first request proves each caller's shape (two: its keys)
+    # the first request proves each caller's shape (two: its keys)
+    equal_to_canonical(_CALLERS, "anthropic", "openai-chat")
     assert [block["caller"] for (block,) in reads] == [_DIRECT, _CODE]
     assert set(anthropic_to_openai_chat_replayed.CALLERS) == {("type",), ("type", "tool_id")}
     reads.clear()
-    _equal_to_canonical(_CALLERS)  # a later one reads no caller: each call the common call, its report repeated
+    # a later one reads no caller: each call the common call, its report repeated
+    equal_to_canonical(_CALLERS, "anthropic", "openai-chat")
     assert reads == []
 
 
@@ -128,11 +105,11 @@ def test_a_caller_on_a_call_the_reader_reads_otherwise_is_read_each_time(monkeyp
     # rejects) proves nothing of its caller's shape, and is read each time, as the canonical path reads it
     signed = _session([_call("toolu_1__thought__c2ln")], [_call("call.1/2")], [_call("toolu_3")])
     reads = _reads(monkeypatch)
-    _equal_to_canonical(signed)
+    equal_to_canonical(signed, "anthropic", "openai-chat")
     assert len(reads) >= 2  # (the signed call's turn is the writer's general function's)
     assert ("type",) in anthropic_to_openai_chat_replayed.CALLERS  # proved by the plain id's call
     reads.clear()
-    _equal_to_canonical(signed)
+    equal_to_canonical(signed, "anthropic", "openai-chat")
     read = {block["id"] for blocks in reads for block in blocks if block["type"] == "tool_use"}
     assert read == {"toolu_1__thought__c2ln", "call.1/2"}  # the plain id's call read no more
 
@@ -148,7 +125,7 @@ def test_a_caller_on_a_call_the_reader_reads_otherwise_is_read_each_time(monkeyp
 def test_callers_of_other_values_are_written_as_the_canonical_path_writes_them(caller: dict[str, Any]) -> None:
     body = _session([_call("toolu_1", caller)], [_thought(2), _call("toolu_2", caller)])
     for _ in range(2):
-        _equal_to_canonical(body)
+        equal_to_canonical(body, "anthropic", "openai-chat")
 
 
 def test_a_caller_json_has_not_is_handed_back_and_refused() -> None:
@@ -163,9 +140,9 @@ def test_a_caller_json_has_not_is_handed_back_and_refused() -> None:
 
 def test_texts_as_the_sdk_dumps_them_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     reads = _reads(monkeypatch)
-    _equal_to_canonical(_TEXTS)
+    equal_to_canonical(_TEXTS, "anthropic", "openai-chat")
     assert len(reads) == 1  # the first null-cited text: its shape's reading, kept
     assert list(anthropic_to_openai_chat_replayed.TEXTS.values()) == [True]
     reads.clear()
-    _equal_to_canonical(_TEXTS)
+    equal_to_canonical(_TEXTS, "anthropic", "openai-chat")
     assert reads == []

@@ -10,9 +10,7 @@ are counted to skip the general reading, and the trial is seen to leave no note 
 from __future__ import annotations
 
 import copy
-import json
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
@@ -21,34 +19,9 @@ from chatcodec import contract
 from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_anthropic_reasoned
 from chatcodec._direct.table import canonical_only, direct_path
 from chatcodec._losses import LossRecorder
+from direct_outcomes import equal_to_canonical
 
 _CLAUDE = "anthropic-claude-v1"
-
-
-def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        try:
-            output = chatcodec.convert_request(
-                copy.deepcopy(body), source="openai-chat", target="anthropic", on_loss=on_loss, losses=losses
-            )
-        except Exception as error:  # an error is part of the outcome, whatever its type
-            return f"ERR {type(error).__name__}: {error}"
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
-
-
-def _equal_to_canonical(body: dict[str, Any]) -> None:
-    convert = direct_path("openai-chat", "anthropic")
-    assert convert is not None
-    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic")) is not None  # taken
-    on_losses: tuple[Literal["ignore", "warn"], ...] = ("ignore", "warn")
-    for on_loss in on_losses:
-        direct = _outcome(body, on_loss)
-        with canonical_only():
-            canonical = _outcome(body, on_loss)
-        assert direct == canonical, on_loss
 
 
 def _call(call_id: str, name: str = "bash", index: int | None = None) -> dict[str, Any]:
@@ -167,8 +140,8 @@ _TURNS: dict[str, list[dict[str, Any]]] = {
 @pytest.mark.parametrize("case", sorted(_TURNS))
 def test_reasoned_turns_equal_to_canonical(case: str) -> None:
     body = _body(_TURNS[case])
-    _equal_to_canonical(body)
-    _equal_to_canonical(body)  # the shapes proved now: written as their parts
+    equal_to_canonical(body, "openai-chat", "anthropic")
+    equal_to_canonical(body, "openai-chat", "anthropic")  # the shapes proved now: written as their parts
 
 
 _REQUESTS: dict[str, dict[str, Any]] = {
@@ -184,8 +157,8 @@ def test_reasoned_turns_of_other_requests_equal_to_canonical(case: str) -> None:
     fields = _REQUESTS[case]
     body = _body([_turn(step) for step in range(3)])
     body = {key: value for key, value in {**body, **fields}.items() if value is not _GONE}
-    _equal_to_canonical(body)
-    _equal_to_canonical(body)
+    equal_to_canonical(body, "openai-chat", "anthropic")
+    equal_to_canonical(body, "openai-chat", "anthropic")
 
 
 def test_an_option_given_writes_every_turn_by_the_general_rules() -> None:
@@ -254,7 +227,7 @@ def test_a_proved_shape_skips_the_general_reading(monkeypatch: pytest.MonkeyPatc
     assert convert(_body(turns[::-1]), again, chatcodec.get_codec("anthropic")) is not None
     assert (read.by_proof, read.by_pass) == ([2, 1], [])
     assert [loss.path for loss in again.losses if loss.path.endswith(".reasoning")] != []
-    _equal_to_canonical(_body(turns[::-1]))
+    equal_to_canonical(_body(turns[::-1]), "openai-chat", "anthropic")
 
 
 def test_a_shape_whose_writings_differ_is_written_by_the_general_rules(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,7 +242,7 @@ def test_a_shape_whose_writings_differ_is_written_by_the_general_rules(monkeypat
     assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
     assert list(proved.values()) == [None]
     assert (read.by_proof, read.by_pass) == ([0], [0, 0, 0])
-    _equal_to_canonical(_body(turns))
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
 
 
 def test_the_proof_leaves_no_note_behind(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -288,7 +261,7 @@ def test_the_proof_leaves_no_note_behind(monkeypatch: pytest.MonkeyPatch) -> Non
     assert ids[2:] == ["toolu_0a-2", "toolu_1b"]  # the repeat renamed, once
     renamed = [loss.path for loss in recorder.losses if "repeated tool_use id" in loss.why]
     assert renamed == ["$.messages[5].tool_calls[0].id"]
-    _equal_to_canonical(_body(turns))
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
 
 
 def test_the_proved_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -345,7 +318,7 @@ def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, 
     assert [verdict is not None for verdict in proved.values()] == [True]
     dropped = [loss.path for loss in recorder.losses if loss.what == "thinking part"]
     assert len(dropped) == (5 if "reasoning" not in fields else 0)  # each turn's text reported, proved or not
-    _equal_to_canonical(_body(turns))
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
 
 
 def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -369,7 +342,7 @@ def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch
     assert [loss.path for loss in recorder.losses if loss.what == "participant name"] == [
         f"$.messages[{index}].name" for index in (2, 5, 8, 11, 14)
     ]
-    _equal_to_canonical(_body(turns))
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
 
 
 def test_a_name_in_its_own_report_is_asked_of_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -387,4 +360,4 @@ def test_a_name_in_its_own_report_is_asked_of_every_turn(monkeypatch: pytest.Mon
     assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
     assert list(proved.values()) == [None]
     assert read.by_pass == [2, 2, 2]
-    _equal_to_canonical(_body(turns))
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")

@@ -9,43 +9,14 @@ on a first request and on a later one, and the later one is counted to read no o
 from __future__ import annotations
 
 import copy
-import json
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
-import chatcodec
-from chatcodec._direct import openai_responses_to_openai_chat, openai_responses_to_openai_chat_replayed
-from chatcodec._direct.table import canonical_only
-from chatcodec._losses import LossRecorder
+from chatcodec._direct import openai_responses_to_openai_chat_replayed
+from direct_outcomes import equal_to_canonical
 
 _IMAGE = {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "auto"}
-
-
-def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        try:
-            output = chatcodec.convert_request(
-                copy.deepcopy(body), source="openai-responses", target="openai-chat", on_loss=on_loss, losses=losses
-            )
-        except Exception as error:  # an error is part of the outcome, whatever its type
-            return f"ERR {type(error).__name__}: {error}"
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
-
-
-def _equal_to_canonical(body: dict[str, Any]) -> None:
-    codec = chatcodec.get_codec("openai-chat")
-    assert openai_responses_to_openai_chat.convert(copy.deepcopy(body), LossRecorder(), codec) is not None
-    on_losses: tuple[Literal["ignore", "warn"], ...] = ("ignore", "warn")
-    for on_loss in on_losses:
-        direct = _outcome(body, on_loss)
-        with canonical_only():
-            canonical = _outcome(body, on_loss)
-        assert direct == canonical, on_loss
 
 
 def _session(*outputs: Any) -> dict[str, Any]:
@@ -85,11 +56,12 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> list[list[Any]]:
 def test_outputs_of_text_parts_are_read_once_a_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     body = _session([_text("ok")], [_text("two")], [_text("a"), _text("b")], [_text("three")], "plain")
     reads = _reads(monkeypatch)
-    _equal_to_canonical(body)  # the first request proves each shape: one text part, two
+    # the first request proves each shape: one text part, two
+    equal_to_canonical(body, "openai-responses", "openai-chat")
     assert [len(parts) for parts in reads] == [1, 2]
     assert set(openai_responses_to_openai_chat_replayed.TEXT_OUTPUTS.values()) == {True}
     reads.clear()
-    _equal_to_canonical(body)
+    equal_to_canonical(body, "openai-responses", "openai-chat")
     assert reads == []
 
 
@@ -104,4 +76,4 @@ def test_outputs_of_text_parts_are_read_once_a_shape(monkeypatch: pytest.MonkeyP
 def test_other_outputs_are_written_as_the_canonical_path_writes_them(outputs: tuple[Any, ...]) -> None:
     body = _session(*outputs)
     for _ in range(2):
-        _equal_to_canonical(body)
+        equal_to_canonical(body, "openai-responses", "openai-chat")

@@ -10,42 +10,19 @@ not proved for asks them again."""
 from __future__ import annotations
 
 import copy
-import json
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 import chatcodec
 from chatcodec import contract
 from chatcodec._direct import openai_chat_to_anthropic
-from chatcodec._direct.table import canonical_only, direct_path
+from chatcodec._direct.table import direct_path
 from chatcodec._losses import LossRecorder
+from direct_outcomes import equal_to_canonical
 
 _MARK = {"type": "ephemeral"}
 _HOUR = {"type": "ephemeral", "ttl": "1h"}
-
-
-def _outcome(body: dict[str, Any], on_loss: Literal["ignore", "warn"]) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        output = chatcodec.convert_request(
-            copy.deepcopy(body), source="openai-chat", target="anthropic", on_loss=on_loss, losses=losses
-        )
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
-
-
-def _equal_to_canonical(body: dict[str, Any]) -> None:
-    convert = direct_path("openai-chat", "anthropic")
-    assert convert is not None
-    assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic")) is not None  # taken
-    for on_loss in ("ignore", "warn"):
-        direct = _outcome(body, on_loss)
-        with canonical_only():
-            canonical = _outcome(body, on_loss)
-        assert direct == canonical, on_loss
 
 
 def _text(text: str, marker: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -83,9 +60,9 @@ _MARKED_BODIES = {
 def test_marked_texts_equal_to_canonical_first_and_later(case: str) -> None:
     body = _MARKED_BODIES[case]
     openai_chat_to_anthropic._MARKED_TEXTS.clear()  # first: the rules, then the kept verdicts
-    _equal_to_canonical(body)
+    equal_to_canonical(body, "openai-chat", "anthropic")
     assert openai_chat_to_anthropic._MARKED_TEXTS
-    _equal_to_canonical(body)
+    equal_to_canonical(body, "openai-chat", "anthropic")
 
 
 def test_a_kept_marker_asks_the_rules_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,9 +114,9 @@ def _signed_body(model: str, steps: int = 3) -> dict[str, Any]:
 @pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
 def test_signed_turns_equal_to_canonical_first_and_later(model: str) -> None:
     openai_chat_to_anthropic._SIGNED_VERDICTS.clear()
-    _equal_to_canonical(_signed_body(model))
+    equal_to_canonical(_signed_body(model), "openai-chat", "anthropic")
     assert openai_chat_to_anthropic._SIGNED_VERDICTS
-    _equal_to_canonical(_signed_body(model, steps=4))
+    equal_to_canonical(_signed_body(model, steps=4), "openai-chat", "anthropic")
 
 
 def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import copy
 import json
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 import chatcodec
 from chatcodec._direct import openai_chat_source
-from chatcodec._direct.table import canonical_only, direct_path
-from chatcodec._losses import LossRecorder
+from direct_outcomes import equal_to_canonical
 
 openai = pytest.importorskip("openai")
 
@@ -98,17 +96,6 @@ def test_the_sdk_helpers_dump_what_the_tests_say() -> None:
     assert all("index" not in call for call in parsed["tool_calls"])
 
 
-def _outcome(body: dict[str, Any], target: str, on_loss: Literal["ignore", "warn"]) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        output = chatcodec.convert_request(
-            copy.deepcopy(body), source="openai-chat", target=target, on_loss=on_loss, losses=losses
-        )
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said])
-
-
 @pytest.mark.parametrize("helper", sorted(_TURNS))
 @pytest.mark.parametrize("target", ["anthropic", "openai-responses", "gemini", "bedrock-converse"])
 def test_the_helpers_fields_say_nothing_another_format_must_carry(helper: str, target: str) -> None:
@@ -136,14 +123,8 @@ def test_a_session_of_helpers_turns_goes_the_direct_path_as_the_canonical_path_w
     on a first request and a later one, with the same body, losses and warnings as the canonical path."""
     body = _session(_TURNS[helper])
     assert openai_chat_source.admitted(body["messages"]) is not None
-    convert = direct_path("openai-chat", target)
-    assert convert is not None
     for _ in range(2):  # a first request proves the turns' shape; the later one writes it as its parts
-        assert convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target)) is not None
-        for on_loss in ("ignore", "warn"):
-            direct = _outcome(body, target, on_loss)  # type: ignore[arg-type]
-            with canonical_only():
-                assert direct == _outcome(body, target, on_loss)  # type: ignore[arg-type]
+        equal_to_canonical(body, "openai-chat", target)
 
 
 @pytest.mark.parametrize(
