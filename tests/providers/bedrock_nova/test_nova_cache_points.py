@@ -128,3 +128,24 @@ def test_a_blank_system_message_before_a_cached_one_drops_alone() -> None:
     body = chatcodec.encode_request("bedrock-nova", model, on_loss="ignore", losses=losses)
     assert body["system"] == [{"text": "0", "cachePoint": {"type": "default"}}]
     assert [loss.what for loss in losses] == ["blank text block"]
+
+
+def test_a_message_marker_equal_to_its_last_parts_is_one_point_read_back_on_the_part() -> None:
+    """Both markers ask for one cache point after the same block: Nova writes one, reports
+    nothing, and reads it back on the part; the law facts (``bedrock_nova._block_list``) say so,
+    so the losses law holds it unchanged (a draw of the law's requests found the facts wanting)."""
+    from chatcodec.testing._laws.built_in.bedrock_nova import entry
+
+    marker = {"type": "ephemeral"}
+    thinking = {"type": "thinking", "text": "", "provider": "bedrock-nova", "cache_control": marker}
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest, {"messages": [{"role": "assistant", "cache_control": marker, "content": [thinking]}]}
+    )
+    losses: list[Loss] = []
+    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
+    assert losses == []
+    assert body["messages"][0]["content"][-1] == {"cachePoint": POINT}
+    decoded = chatcodec.decode_request("bedrock-nova", body)
+    assert decoded.messages[0].cache_control is None
+    single_hop = entry().single_hop
+    assert single_hop.decoded(decoded) == single_hop.original(request)

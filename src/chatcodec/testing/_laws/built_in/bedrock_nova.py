@@ -40,13 +40,17 @@ def _result(result: dict[str, Any]) -> dict[str, Any]:
 
 def _block_list(message: dict[str, Any]) -> dict[str, Any]:
     """Content is always a block list (``""`` is blank text, dropped and reported), and a
-    message's ``cache_control`` a cache point after its last block, read back on that part
-    (a ``text`` message is sent as a user turn, reported)."""
+    message's ``cache_control`` a cache point after its last block, read back on that part (one
+    equal to that part's own marker is the same point, read back once), a ``text`` message sent
+    as a user turn, reported."""
     content = message["content"]
     parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
     cache = message.get("cache_control")
-    if message["role"] == "text" or cache is None or not parts or parts[-1].get("cache_control") is not None:
+    if message["role"] == "text" or cache is None or not parts:
         return message if message["role"] == "text" else {**message, "content": parts}
+    if parts[-1].get("cache_control") is not None:  # one cache point after the last block: the same
+        same = parts[-1]["cache_control"] == cache  # marker on the message is that point, read back on the part
+        return {**message, "cache_control": None, "content": parts} if same else {**message, "content": parts}
     return {**message, "cache_control": None, "content": [*parts[:-1], {**parts[-1], "cache_control": cache}]}
 
 
