@@ -17,7 +17,6 @@ import gzip
 import importlib.util
 import json
 import sys
-import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -31,6 +30,7 @@ from chatcodec._conversion import common_json
 from chatcodec._direct.table import DIRECT_PATHS, canonical_only, direct_path
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.openai_responses.carried_reasoning import PREFIX as SEALED
+from direct_outcomes import outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT / "tests" / "fixtures" / "perf-sessions"
@@ -56,20 +56,6 @@ def _corpus() -> list[tuple[str, str, dict[str, Any]]]:
 CORPUS = _corpus()
 
 
-def _outcome(body: dict[str, Any], source: str, target: str, on_loss: str) -> str:
-    losses: list[Any] = []
-    with warnings.catch_warnings(record=True) as shown:
-        warnings.simplefilter("always")
-        try:
-            output = chatcodec.convert_request(
-                copy.deepcopy(body), source=source, target=target, on_loss=on_loss, losses=losses
-            )
-        except Exception as error:  # every error is part of the outcome, whatever its type
-            return f"ERR {type(error).__name__}: {error}"
-    said = [(warning.category.__name__, str(warning.message)) for warning in shown]
-    return json.dumps([output, [repr(loss) for loss in losses], said], default=repr)
-
-
 def _taken_from_responses(body: dict[str, Any]) -> LossRecorder:
     """The losses of ``body`` (a Responses request with ``instructions``) written by the
     responses -> openai-chat direct path, which must take it (not hand it back), the
@@ -85,9 +71,9 @@ def _taken_from_responses(body: dict[str, Any]) -> LossRecorder:
 
 def _equal_to_canonical(body: dict[str, Any], source: str, target: str) -> None:
     for on_loss in ("ignore", "warn"):
-        direct = _outcome(body, source, target, on_loss)
+        direct = outcome(body, source, target, on_loss)
         with canonical_only():
-            canonical = _outcome(body, source, target, on_loss)
+            canonical = outcome(body, source, target, on_loss)
         assert direct == canonical, on_loss
 
 
@@ -426,7 +412,7 @@ def test_json_fronts_copy_equal_to_canonical(source: str, target: str) -> None:
         output = chatcodec.convert_request(copied, source=source, target=target, on_loss="ignore", losses=losses)
         direct = json.dumps([output, [repr(loss) for loss in losses]], default=repr)
         with canonical_only():
-            canonical = _outcome(body, source, target, "ignore")
+            canonical = outcome(body, source, target, "ignore")
         assert json.dumps(json.loads(canonical)[:2], default=repr) == direct, name
     assert taken
 
