@@ -399,8 +399,10 @@ def _chat_requests() -> st.SearchStrategy[ChatRequest]:
         verbosity=optional(st.sampled_from(("low", "medium", "high"))),
         stream=optional(st.booleans()),
         cache_control=optional(cache_controls()),
+        prompt_cache_key=optional(TEXTS),
         metadata=optional(json_objects()),
         user=optional(TEXTS),
+        safety_identifier=optional(TEXTS),
         service_tier=optional(st.sampled_from(SERVICE_TIERS) | TEXTS),
         provider_options=optional(provider_metadata()),
     )

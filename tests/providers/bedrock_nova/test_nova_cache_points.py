@@ -149,3 +149,20 @@ def test_a_message_marker_equal_to_its_last_parts_is_one_point_read_back_on_the_
     assert decoded.messages[0].cache_control is None
     single_hop = entry().single_hop
     assert single_hop.decoded(decoded) == single_hop.original(request)
+
+
+def test_a_message_markers_ttl_its_last_parts_marker_lacks_is_reported() -> None:
+    """Nova's one cache point after the block has no ttl: a message marker asking for one,
+    beside a part's plain marker, was absorbed into that point without a word (the point's
+    wire forms compared equal); its ttl is reported as a part's is."""
+    part = {"type": "text", "text": "the document", "cache_control": {"type": "ephemeral"}}
+    message = {"role": "user", "cache_control": {"type": "ephemeral", "ttl": "1h"}, "content": [part]}
+    request = chatcodec.validate_model(chatcodec.ChatRequest, {"messages": [message]})
+    losses: list[Loss] = []
+    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
+    assert body["messages"][0]["content"] == [{"text": "the document", "cachePoint": POINT}]
+    assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0].cache_control.ttl", "cache ttl")]
+    kept: list[Loss] = []
+    converse = chatcodec.encode_request("bedrock-converse", request, on_loss="ignore", losses=kept)
+    assert converse["messages"][0]["content"][-1] == {"cachePoint": POINT}
+    assert [loss.what for loss in kept] == ["cache_control"]  # Converse's point has a ttl: a different marker

@@ -118,3 +118,17 @@ def test_an_answer_without_a_finish_reason_gets_the_required_stop_reason_reporte
     converse = chatcodec.convert_response(response, source="canonical", target="bedrock-converse", on_loss="ignore")
     assert body["stopReason"] == converse["stopReason"] == "max_tokens"
     assert _whats(losses)["$.choices[0].finish_reason"] == "missing finish reason"
+
+
+def test_an_empty_thinking_signature_is_reported_not_dropped_silently() -> None:
+    """Nova's reasoning carries no signature: a thinking part's ``signature: ""`` reads back
+    as none, so it is reported like a signature with text (the losses law found it silent)."""
+    thinking = {"type": "thinking", "text": "step", "signature": "", "provider": "bedrock-nova"}
+    request = chatcodec.validate_model(
+        chatcodec.ChatRequest,
+        {"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": [thinking]}]},
+    )
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("bedrock-nova", request, on_loss="ignore", losses=losses)
+    assert body["messages"][1]["content"] == [{"reasoningContent": {"reasoningText": {"text": "step"}}}]
+    assert [loss.path for loss in losses] == ["$.messages[1].content[0].signature"]

@@ -155,6 +155,6 @@ def _reasoning(part: Mapping[str, Any], ours: bool, context: BedrockContext, at:
     signature = part.get("signature")
     if signature is not None and ours and context.body.claude:
         text["signature"] = signature
-    elif signature:
+    elif signature is not None:  # an empty one too: it reads back as none
         context.losses.add((*at, "signature"), f"{part.get('provider')} signature", "meaningless to this Bedrock model")
     return {"reasoningContent": {"reasoningText": text}}

@@ -51,7 +51,6 @@ from typing import Any
 from chatcodec._errors import rule_error
 from chatcodec._narrow import as_dict
 from chatcodec._providers.families.aws import blocks
-from chatcodec._providers.families.aws.blocks import cache_point
 from chatcodec._providers.families.aws.body import Body
 from chatcodec._providers.families.aws.context import BedrockContext
 from chatcodec._providers.families.aws.inner_cache_points import joined
@@ -427,7 +426,8 @@ def _mark(
         if not joined(context.body, content, point, None):
             marks[len(content)] = at
             content.append(point)
-    elif content[-1]["cachePoint"] != cache_point(marker if context.body.cache_ttl else {})["cachePoint"]:
+    elif content[-1]["cachePoint"] != cache_point_for(marker, context, (*at, "cache_control"))["cachePoint"]:
+        # (on a body whose point has no ttl, the message's ttl is reported there, as on a part)
         context.losses.add(
             (*at, "cache_control"), "cache_control", "its last block has a different marker, kept", "setting"
         )
