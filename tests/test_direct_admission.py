@@ -372,8 +372,8 @@ def _front_takes(messages: list[Any]) -> None:
     []``, an audio part), the full wire shapes take the messages as they are (what the canonical path
     reads then) and every message the closed front refuses is one the walk marked general (read by
     the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
-    text parts, which a pass writes as a plain turn's text (``test_direct_unbenched_shapes.py`` holds
-    the writings equal)."""
+    text parts or beside ``"tool_calls": []``, which a pass writes as a plain turn's text
+    (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
     found = admitted(messages)
     if found is None:
         return
@@ -388,6 +388,7 @@ def _front_takes(messages: list[Any]) -> None:
         for at, message in enumerate(messages)
         if COMMON_MESSAGES.validate({"messages": [message]}) is None
         and not (message["role"] == "assistant" and isinstance(message.get("content"), list))
+        and not (message["role"] == "assistant" and message.get("tool_calls", 0) == [])
     }
     assert refused <= found[1], (messages, found)
 
@@ -413,7 +414,7 @@ _DIALECTS: dict[str, dict[str, Any]] = {
         "content": [{"type": "text", "text": "done"}],
         "cache_control": {"type": "ephemeral"},
     },
-    "tool_calls []": {"role": "assistant", "content": "done", "tool_calls": []},
+    "tool_calls [] and a name": {"role": "assistant", "content": "done", "tool_calls": [], "name": "coder"},
     "an assistant marker": {"role": "assistant", "content": "done", "cache_control": {"type": "ephemeral"}},
     "an empty text beside calls and a marker": {
         "role": "assistant",
@@ -447,6 +448,20 @@ def test_an_assistant_text_as_text_parts_is_a_plain_turn() -> None:
     messages = [{"role": "user", "content": "go"}, turn, result, answer, {"role": "user", "content": "and?"}]
     assert admitted(messages) == ([0, 1, 2, 3, 4], set())
     _front_takes(messages)
+
+
+def test_an_empty_list_of_calls_on_a_text_is_a_plain_turn() -> None:
+    """``"tool_calls": []`` on a final answer (clients that always send the list) is spelling the
+    reader keeps as a marker another format drops: a plain turn, reasoning beside it or not; on a
+    turn of no text it is not one (nothing to write)."""
+    for reasoning in ({}, {"reasoning_content": "thought"}):
+        turn = {"role": "assistant", "content": "done", **reasoning, "tool_calls": []}
+        messages = [{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]
+        assert admitted(messages) == ([0, 1, 2], set())
+        _front_takes(messages)
+    for content in (None, "", " "):
+        turn = {"role": "assistant", "content": content, "tool_calls": []}
+        assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]) is None
 
 
 def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:

@@ -141,6 +141,13 @@ SHAPES.update(
             lambda _, m: m.update(content=[{"type": "text", "text": "Opening."}, {"type": "text", "text": "Now."}])
         ),
         "tool_calls [] on a final answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "tool_calls": []})),
+        "tool_calls [] on a reasoned final answer": _dialect(
+            lambda ms, _: ms.insert(4, {**_ANSWER, "reasoning_content": "Done.", "tool_calls": []})
+        ),
+        "a user message with an empty name": _dialect(lambda _, m: m.update(name=""), 1),
+        "a named user message after a named one": _dialect(
+            lambda ms, m: m.update(name="alice") or ms.insert(2, {"role": "user", "content": "And?", "name": "bob"}), 1
+        ),
         "an empty content beside calls and signed thinking": _dialect(lambda _, m: m.update(content="", **_SIGNED)),
         "an empty content beside calls and reasoning": _dialect(
             lambda _, m: m.update(content="", reasoning_content="I open it.")
@@ -786,3 +793,26 @@ def test_an_assistants_name_of_a_number_is_handed_back_and_refused(target: str) 
     assert PATHS[target].convert(copy.deepcopy(body), LossRecorder(), get_codec(target)) is None
     with pytest.raises(chatcodec.ValidationError, match=r"messages\[2\]\.name"):
         _converted(body, target)
+
+
+@pytest.mark.parametrize("target", sorted(PATHS))
+def test_a_named_users_text_and_an_answers_empty_calls_are_written_by_the_pass(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # AutoGen's named task and a client's ``"tool_calls": []`` on the final answer: the name
+    # reported by the writer's own rule (``report_name``), the texts written as a plain user's and
+    # a plain turn's, neither message read by the reader's general reading (each cost a turn's
+    # general reading and writing, first in the generator's client-dialects shape)
+    body = _dialect(lambda ms, m: m.update(name="alice") or ms.insert(4, {**_ANSWER, "tool_calls": []}), 1)
+    with canonical_only():
+        canonical = _converted(body, target)
+    module = PATHS[target]
+    read: list[object] = []
+    for name in ("read_user", "decode_assistant"):
+        monkeypatch.setattr(module, name, lambda *arguments, **_: read.append(arguments))
+    recorder = LossRecorder()
+    assert module.convert(copy.deepcopy(body), recorder, get_codec(target)) is not None
+    assert read == []
+    assert [(loss.path, loss.what) for loss in recorder.losses] == [("$.messages[1].name", "participant name")]
+    monkeypatch.undo()
+    assert _converted(body, target) == canonical

@@ -34,8 +34,10 @@ def plain_turn(message: Mapping[str, Any]) -> int:
     ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
     reader reads it as ``null``. A turn of text alone with an SDK dump's nulls (``"tool_calls":
     null`` among them: the final answer of a task, as the OpenAI SDK's ``model_dump()`` keeps it)
-    is one too: the reader reads its text as a string content where a pair's pass writes a text
-    part, which both writers write as that string (``tests/test_direct_unbenched_shapes.py``). Its
+    or with ``"tool_calls": []`` (clients that always send the list; the reader keeps it as pure
+    spelling, which another format drops unreported) is one too: the reader reads its text as a
+    string content where a pair's pass writes a text part, which both writers write as that
+    string (``tests/test_direct_unbenched_shapes.py``). Its
     text may come as text parts (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
     :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
     generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
@@ -78,7 +80,7 @@ def plain_turn(message: Mapping[str, Any]) -> int:
         and not _nulls(message, extra)
     ):
         return 0
-    if calls is None:
+    if calls is None or (calls.__class__ is list and not calls):  # (a client's ``[]`` on a text: spelling)
         return PLAIN if content is not None else 0
     return _calls(calls)
 
@@ -181,7 +183,7 @@ def _function(call: dict[str, Any]) -> Mapping[str, Any]:
 def dialect_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn is a plain turn (:func:`plain_turn`) but for what clients add
     to it: a gateway's cache marker on the message (:func:`ephemeral`), ``"tool_calls": []``
-    on a turn of text (clients that always send the list), the participant's ``name`` (a text:
+    beside those (a turn of text with it alone is a plain turn), the participant's ``name`` (a text:
     multi-agent clients name each agent's turns, as a user's). The reader reads such a
     turn generally (``decode_assistant``): a pair's pass writes it by the writer's own rule for
     a canonical assistant message, as :func:`general_turn`'s. Asked only of a turn that is not

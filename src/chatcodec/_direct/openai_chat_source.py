@@ -212,7 +212,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         if role == "assistant":
             plain = plain_turn(message)
             if plain == PLAIN:  # (a plain turn is never a general one: asked second)
-                called = message.get("tool_calls") is not None
+                called = bool(message.get("tool_calls"))  # (a client's "tool_calls": [] holds none)
             else:  # (a reasoned turn that is not a plain one is a general one: the plain turn took every other)
                 if not plain and not openrouter_turn(message) and not dialect_turn(message):
                     return None

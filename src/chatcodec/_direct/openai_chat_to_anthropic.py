@@ -48,7 +48,13 @@ from chatcodec._direct.openai_chat_to_anthropic_reasoned import WriterRules, rea
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
-from chatcodec._providers.anthropic.messages import AssistantTurns, contribute_message, encode_messages, encode_system
+from chatcodec._providers.anthropic.messages import (
+    AssistantTurns,
+    contribute_message,
+    encode_messages,
+    encode_system,
+    report_name,
+)
 from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, result_id
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
@@ -167,7 +173,9 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
         elif role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
             content = message["content"]
             read = general and position in general  # (a client's dialect: dialect_user)
-            if results is None and content.__class__ is str and "cache_control" not in message and not read:
+            if results is None and content.__class__ is str and "cache_control" not in message:
+                if read:  # a participant's name beside its text (dialect_user proved no other): the writer's
+                    report_name(message, context, ("messages", index))  # report, the text its turn as it is
                 turns.append({"role": "user", "content": content})
             else:
                 _user_turn(message, turns, results, index, context, noted=noted, read=bool(read))
@@ -309,8 +317,8 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
     if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
-        if calls is None and content.__class__ is str:  # (a turn of text parts: a block each, below)
-            return content  # a bare content string stays one
+        if not calls and content.__class__ is str:  # (a turn of text parts: a block each, below)
+            return content  # a bare content string stays one (a client's "tool_calls": [] beside it too)
         position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
         position = _signed_blocks(message, blocks, index, context, proved)  # (the reader's reading of them)

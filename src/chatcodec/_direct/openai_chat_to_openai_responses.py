@@ -61,6 +61,7 @@ from chatcodec._providers.openai_responses.messages import (
     note_long_call_id,
     output_or_empty,
     plain_output,
+    report_name,
 )
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
 
 
-def write_items(  # noqa: PLR0915 - one loop
+def write_items(  # noqa: PLR0912, PLR0915 - one loop
     messages: list[dict[str, Any]], context: EncodeContext, noted: Reading, general: set[int]
 ) -> list[dict[str, Any]]:
     """The ``input`` items for admitted ``messages`` (:func:`~.openai_chat_source.admitted`),
@@ -144,8 +145,11 @@ def write_items(  # noqa: PLR0915 - one loop
         results = False
         index += 1
         if type(content) is str and (
-            len(message) == 2 or (role != "assistant" and "cache_control" not in message and not read)
+            len(message) == 2
+            or (role != "assistant" and "cache_control" not in message and (not read or role == "user"))
         ):
+            if read:  # a user's name beside its text (dialect_user proved no other; a system turn mid-session is
+                report_name(message, context.losses, ("messages", index))  # read): the writer's report
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
             if not marked_dialect(message):  # (the walk proved it one of the two; a named turn's shape is proved)

@@ -176,7 +176,7 @@ def encode_system(messages: list[Message], context: AnthropicContext) -> str | l
             context.losses.add(("messages", index), "anthropic message fields", "the system prompt has no message")
     first = messages[0]
     if len(messages) == 1 and isinstance(first["content"], str) and first.get("cache_control") is None:
-        _name_loss(first, context, ("messages", 0))
+        report_name(first, context, ("messages", 0))
         return first["content"]
     writer = _Writer(context)
     turn = writer.open("system", 0)
@@ -300,7 +300,9 @@ def _foreign_bag_only(message: Message, role: str) -> bool:
 _BAGGED_ROLES = frozenset({"user", "assistant", "tool"})
 
 
-def _name_loss(message: Message, context: AnthropicContext, at: Steps) -> None:
+def report_name(message: Mapping[str, Any], context: AnthropicContext, at: Steps) -> None:
+    """The participant's ``name`` of a message (at ``at``) reported: no Anthropic message has
+    one (the OpenAI Chat direct path asks it of a named user's text, written as it is)."""
     if message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
 
@@ -381,7 +383,7 @@ class _Writer:
             return
         if rest:
             self.bag(turn, message, index)
-            _name_loss(message, self.context, ("messages", index))
+            report_name(message, self.context, ("messages", index))
         turn["content"] = content
         if not content or content.isspace():
             self.note(turn, index).blank = True
@@ -404,7 +406,7 @@ class _Writer:
         if rest:
             if not system:
                 self.bag(turn, message, index)
-            _name_loss(message, self.context, ("messages", index))
+            report_name(message, self.context, ("messages", index))
             content = message.get("content", "")
         else:
             content = message["content"]

@@ -255,8 +255,7 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
         }
     losses = context.losses
     bag = KIT.claim(losses, message.get("provider_metadata"), at)
-    if message.get("name") is not None:
-        losses.add((*at, "name"), "participant name", "Responses messages have no name")
+    report_name(message, losses, at)
     item = restore_fields(bag)
     if "call_id" in item:  # a wire field the bag kept
         note_call_ids([item], context.holds)
@@ -274,6 +273,13 @@ def encode_message(message: Mapping[str, Any], context: EncodeContext, at: Steps
     if cache_control is not None:
         _cache_last(item["content"], cache_control, losses, at)
     return item
+
+
+def report_name(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
+    """The participant's ``name`` of a message item (at ``at``) reported: no Responses message
+    has one (the OpenAI Chat direct path asks it of a named user's text, written as it is)."""
+    if message.get("name") is not None:
+        losses.add((*at, "name"), "participant name", "Responses messages have no name")
 
 
 def encode_parts(parts: Sequence[Mapping[str, Any]], context: EncodeContext, at: Steps) -> list[dict[str, Any]]:
