@@ -285,3 +285,31 @@ def test_an_ollama_thinking_level_reaches_claude_as_thinking_at_that_effort(targ
     thinking = written["thinking"] if target == "anthropic" else written["additionalModelRequestFields"]["thinking"]
     assert thinking == {"type": "adaptive"}
     assert written["output_config" if target == "anthropic" else "outputConfig"] == {"effort": "high"}
+
+
+def test_thinking_no_provider_produced_reads_back_as_ollamas_and_the_law_facts_say_so() -> None:
+    """A thinking part of unknown origin is sent as ``thinking`` and read back as Ollama's, with
+    no report (no producer to lose); the law facts held it the caller's, so the losses law failed
+    on such a draw (the long profile's). Another provider's thinking is reported."""
+    from chatcodec.testing._laws.built_in.ollama import entry
+
+    single_hop = entry().single_hop
+    for text in ("step one", ""):
+        request = chatcodec.validate_model(
+            chatcodec.ChatRequest, {"messages": [{"role": "assistant", "content": [{"type": "thinking", "text": text}]}]}
+        )
+        losses: list[chatcodec.Loss] = []
+        body = chatcodec.encode_request("ollama", request, on_loss="ignore", losses=losses)
+        assert body["messages"] == [{"role": "assistant", "thinking": text, "content": ""}]
+        assert [loss for loss in losses if loss.path != "$.model"] == []
+        decoded = chatcodec.decode_request("ollama", body)
+        assert single_hop.decoded(decoded) == single_hop.original(request)
+    foreign = {"type": "thinking", "text": "x", "provider": "anthropic"}
+    losses = []
+    chatcodec.encode_request(
+        "ollama",
+        chatcodec.validate_model(chatcodec.ChatRequest, {"messages": [{"role": "assistant", "content": [foreign]}]}),
+        on_loss="ignore",
+        losses=losses,
+    )
+    assert [loss.what for loss in losses if loss.path != "$.model"] == ["thinking part from anthropic"]

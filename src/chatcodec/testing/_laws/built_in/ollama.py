@@ -70,7 +70,9 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         request,
         r.results_named,
         r.in_messages(lambda messages: r.joined(r.tool_runs, messages)),  # each result is a message of its own
-        r.everywhere(r.COMPACT_CALLS),
+        # thinking no provider produced is sent as Ollama's and read back as its own (no producer
+        # to lose, as on Bedrock; another provider's is reported: ``parts._encode_thinking``)
+        r.everywhere(r.COMPACT_CALLS, ({"type": "thinking", "provider": None}, {"provider": "ollama"})),
         _content_laid_out,
         r.at_top(
             ({"tool_choice": {"type": "auto"}}, {"tool_choice": None}),  # Ollama's defaults: left out
