@@ -372,8 +372,8 @@ def _front_takes(messages: list[Any]) -> None:
     []``, an audio part), the full wire shapes take the messages as they are (what the canonical path
     reads then) and every message the closed front refuses is one the walk marked general (read by
     the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
-    text parts or beside ``"tool_calls": []``, which a pass writes as a plain turn's text
-    (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
+    text parts, beside ``"tool_calls": []`` or a server's null reasoning fields, which a pass writes
+    as a plain turn's text (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
     found = admitted(messages)
     if found is None:
         return
@@ -389,8 +389,15 @@ def _front_takes(messages: list[Any]) -> None:
         if COMMON_MESSAGES.validate({"messages": [message]}) is None
         and not (message["role"] == "assistant" and isinstance(message.get("content"), list))
         and not (message["role"] == "assistant" and message.get("tool_calls", 0) == [])
+        and not (message["role"] == "assistant" and _servers_nulls(message))
     }
     assert refused <= found[1], (messages, found)
+
+
+def _servers_nulls(message: dict[str, Any]) -> bool:
+    """A turn with a compatible server's ``"reasoning_content": null`` or ``"reasoning": null``
+    (vLLM's, OpenRouter's answers as the SDK dumps them), which the reader keeps as pure spelling."""
+    return any(key in message and message[key] is None for key in ("reasoning_content", "reasoning"))
 
 
 _TURN_CALL = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": "{}"}}
@@ -462,6 +469,27 @@ def test_an_empty_list_of_calls_on_a_text_is_a_plain_turn() -> None:
     for content in (None, "", " "):
         turn = {"role": "assistant", "content": content, "tool_calls": []}
         assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "and?"}]) is None
+
+
+def test_a_servers_null_reasoning_fields_are_a_plain_turns() -> None:
+    """vLLM's and OpenRouter's answers as the SDK dumps them (``"reasoning_content": null``,
+    ``"reasoning": null``, the SDK's four nulls, vLLM's ``"tool_calls": []`` on a text): plain turns;
+    a text in either field is not (reasoning text beside, or OpenRouter's reasoning: read so)."""
+    nulls = {"refusal": None, "annotations": None, "audio": None, "function_call": None}
+    called = {"role": "assistant", "content": None, **nulls, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
+    result = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
+    answer = {"role": "assistant", "content": "done", **nulls, "tool_calls": []}
+    for server in ({"reasoning_content": None}, {"reasoning_content": None, "reasoning": None}, {"reasoning": None}):
+        messages = [{"role": "user", "content": "go"}, {**called, **server}, result, {**answer, **server}]
+        messages.append({"role": "user", "content": "and?"})
+        assert admitted(messages) == ([0, 1, 2, 3, 4], set()), server
+        _front_takes(messages)
+    reasoned = [
+        {"role": "user", "content": "go"},
+        {**answer, "reasoning": "I think."},
+        {"role": "user", "content": "?"},
+    ]
+    assert admitted(reasoned) != ([0, 1, 2], set())
 
 
 def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:

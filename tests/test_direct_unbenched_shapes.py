@@ -119,6 +119,8 @@ _SIGNED = {
     "reasoning_content": "I open it.",
     "thinking_blocks": [{"type": "thinking", "thinking": "I open it.", "signature": "c2ln"}],
 }
+_VLLM_NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": None, "reasoning_content": None}
+"""What the OpenAI SDK's ``model_dump()`` of a vLLM server's answer holds beside its text and calls."""
 _AUDIO = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
 
 
@@ -141,6 +143,12 @@ SHAPES.update(
             lambda _, m: m.update(content=[{"type": "text", "text": "Opening."}, {"type": "text", "text": "Now."}])
         ),
         "tool_calls [] on a final answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "tool_calls": []})),
+        "vLLM's answers as the SDK dumps them (reasoning_content null, tool_calls [])": _dialect(
+            lambda ms, m: m.update(_VLLM_NULLS) or ms.insert(4, {**_ANSWER, **_VLLM_NULLS, "tool_calls": []})
+        ),
+        "OpenRouter's answers as the SDK dumps them (reasoning null)": _dialect(
+            lambda ms, m: m.update(reasoning=None, refusal=None) or ms.insert(4, {**_ANSWER, "reasoning": None})
+        ),
         "tool_calls [] on a reasoned final answer": _dialect(
             lambda ms, _: ms.insert(4, {**_ANSWER, "reasoning_content": "Done.", "tool_calls": []})
         ),

@@ -57,8 +57,8 @@ def plain_turn(message: Mapping[str, Any]) -> int:
         and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
     ):
         return 0
-    if "reasoning_content" in message:
-        reasoning = message["reasoning_content"]
+    reasoning = message.get("reasoning_content")  # (a server's dump's null: one of its nulls, below)
+    if reasoning is not None:
         if reasoning.__class__ is not str:
             return 0
         own += 1
@@ -115,6 +115,9 @@ _NULL_ORDER = (*_OPENAI_NULLS, *sorted(SPELLED_NULLS.difference(_OPENAI_NULLS)))
 ``provider_specific_fields``, are asked inline: :func:`plain_turn`)."""
 
 
+_EMPTY_NOT_OWN = SPELLED_EMPTY - {"tool_calls"}
+"""The keys whose ``[]`` :func:`_nulls` counts: ``"tool_calls": []`` is a turn's own field, counted
+by :func:`plain_turn` (as a list of calls), never a second time here."""
 _OWN_OR_NULL = frozenset({"role", "content", "reasoning_content", "thinking_blocks", "tool_calls", *SPELLED_NULLS})
 """A plain turn's own fields and the SDK dumps' (:func:`_nulls`)."""
 
@@ -144,7 +147,7 @@ def _nulls(message: Mapping[str, Any], extra: int) -> bool:
     for key in _NULL_ORDER:
         if key in message:
             value = message[key]
-            if value is None or (value.__class__ is list and not value and key in SPELLED_EMPTY):
+            if value is None or (value.__class__ is list and not value and key in _EMPTY_NOT_OWN):
                 extra -= 1
                 if not extra:
                     return True

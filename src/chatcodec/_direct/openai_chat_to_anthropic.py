@@ -316,7 +316,8 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     calls: list[dict[str, Any]] | None = message.get("tool_calls")  # (an SDK dump's null: none)
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
-    if "reasoning_content" not in message:  # (litellm's thinking_blocks never without it: the walk proved)
+    if message.get("reasoning_content") is None:  # (litellm's thinking_blocks never without it: the walk proved;
+        # a server's dump's null is one of its nulls)
         if not calls and content.__class__ is str:  # (a turn of text parts: a block each, below)
             return content  # a bare content string stays one (a client's "tool_calls": [] beside it too)
         position = 0

@@ -296,7 +296,8 @@ def test_thinking_no_provider_produced_reads_back_as_ollamas_and_the_law_facts_s
     single_hop = entry().single_hop
     for text in ("step one", ""):
         request = chatcodec.validate_model(
-            chatcodec.ChatRequest, {"messages": [{"role": "assistant", "content": [{"type": "thinking", "text": text}]}]}
+            chatcodec.ChatRequest,
+            {"messages": [{"role": "assistant", "content": [{"type": "thinking", "text": text}]}]},
         )
         losses: list[chatcodec.Loss] = []
         body = chatcodec.encode_request("ollama", request, on_loss="ignore", losses=losses)

@@ -73,3 +73,54 @@ def test_every_other_format_writes_the_dump_as_it_writes_its_plain_twin() -> Non
         )
         assert written == twin, target
         assert [(loss.path, loss.what) for loss in dumped] == [(loss.path, loss.what) for loss in plain], target
+
+
+def _servers_dump(session: dict[str, object], **nulls: None) -> dict[str, object]:
+    """``session`` with each assistant turn as the OpenAI SDK dumps a compatible server's answer:
+    vLLM's ``"reasoning_content": null`` (and ``"reasoning": null``), OpenRouter's ``"reasoning": null``."""
+    messages = session["messages"]
+    assert isinstance(messages, list)
+    for message in messages:
+        if message["role"] == "assistant":
+            message.update(nulls)
+    return session
+
+
+SERVERS = {
+    "vllm": {"reasoning_content": None},
+    "vllm, newer": {"reasoning_content": None, "reasoning": None},
+    "openrouter": {"reasoning": None},
+}
+
+
+def test_a_servers_null_reasoning_fields_are_spelling_in_every_format() -> None:
+    """An agent on vLLM or OpenRouter sends back ``"reasoning_content": null`` / ``"reasoning": null``
+    on every turn: nothing, so written back as it came to OpenAI Chat and written by every other
+    format as the turn without it, with no report (each was reported as lost ``openai-chat data``
+    on every turn, and sent the request to the canonical path)."""
+    for server, nulls in SERVERS.items():
+        request = _servers_dump(sdk_dump_session(), **nulls)
+        losses: list[chatcodec.Loss] = []
+        back = chatcodec.convert_request(request, source="openai-chat", target="openai-chat", losses=losses)
+        assert back["messages"] == request["messages"], server
+        assert losses == []
+        for target in ("anthropic", "openai-responses", "gemini", "bedrock-converse", "ollama"):
+            dumped: list[chatcodec.Loss] = []
+            plain: list[chatcodec.Loss] = []
+            written = chatcodec.convert_request(
+                request, source="openai-chat", target=target, losses=dumped, on_loss="ignore"
+            )
+            twin = chatcodec.convert_request(
+                sdk_dump_session(), source="openai-chat", target=target, losses=plain, on_loss="ignore"
+            )
+            assert written == twin, (server, target)
+            assert [(loss.path, loss.what) for loss in dumped] == [(loss.path, loss.what) for loss in plain]
+
+
+def test_a_reasoning_text_beside_the_servers_nulls_is_still_read_as_reasoning() -> None:
+    request = _servers_dump(sdk_dump_session(), reasoning_content=None)
+    turn = next(message for message in request["messages"] if message["role"] == "assistant")
+    turn["reasoning"] = "I read the file first."
+    read = chatcodec.decode_request("openai-chat", request)
+    parts = next(message for message in read.messages if message.role == "assistant").parts
+    assert [part.text for part in parts if part.type == "thinking"] == ["I read the file first."]

@@ -31,13 +31,27 @@ from chatcodec.codec_kit import NULLS_MARKER, as_list, sdk_fields, wire_fields
 EMPTY_MARKER = "_empty"
 """Marker: the documented fields of an answer's object that were ``[]``, in their order."""
 SPELLED_NULLS = frozenset(
-    {"refusal", "function_call", "annotations", "audio", "name", "provider_specific_fields", "tool_calls", "parsed"}
+    {
+        "refusal",
+        "function_call",
+        "annotations",
+        "audio",
+        "name",
+        "provider_specific_fields",
+        "tool_calls",
+        "parsed",
+        "reasoning_content",
+        "reasoning",
+    }
 )
 """The message keys whose ``null`` is spelling (the SDK dump's, its ``"tool_calls": null`` on a turn
 of text among them, the ``"parsed": null`` of the message its ``parse`` and ``stream`` helpers build
 (``ParsedChatCompletionMessage``), a ``null`` name, and litellm's ``Message.model_dump()``'s
 ``"provider_specific_fields": null``: a null carries nothing, as an answer's reading already holds
-it by litellm's extension row)."""
+it by litellm's extension row), and the reasoning text fields of compatible servers' answers as the
+SDK's ``model_dump()`` keeps them: vLLM answers every message with ``"reasoning_content": null`` (newer
+servers ``"reasoning": null`` too) and OpenRouter with ``"reasoning": null`` when the model gave none,
+which an agent on those servers sends back on every turn (a text there is read as the turn's reasoning)."""
 SPELLED_EMPTY = frozenset({"annotations", "tool_calls"})
 """The message keys whose ``[]`` is spelling: OpenAI answers every message with ``"annotations": []``
 (no citations), which the SDK's ``model_dump()`` keeps in the history an agent sends back; clients

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from chatcodec.contract import Reading
 
 _PLAIN_KEYS = frozenset({"role", "content", "reasoning_content", "tool_calls"})
-_PLAIN_OR_NULL_KEYS = _PLAIN_KEYS | SPELLED_NULLS
+_PLAIN_OR_NULL_KEYS = (_PLAIN_KEYS | SPELLED_NULLS) - {"reasoning"}
+"""A plain turn's keys and the dumps' nulls the closed front takes as ``null`` only: it takes
+OpenRouter's ``reasoning`` as text too (a copy of ``reasoning_content`` or its own), so a turn
+holding it, ``null`` or not, is read generally."""
 _UNLISTED = ("(not listed)",)
 """What :func:`read_plain_turn` holds for a turn's nulls that a conversion's record lists
 only if this format's writer follows (:func:`_listed`)."""
