@@ -77,6 +77,15 @@ def _helpers_dump(*, streamed: bool) -> Variant:
     return change
 
 
+def _gemini_signed(body: dict[str, Any]) -> None:
+    """Gemini's OpenAI compatibility signs the first call of each turn (``extra_content``), which
+    an agent on it sends back."""
+    for message in _assistants(body):
+        calls = message.get("tool_calls") or ()
+        if calls:
+            calls[0]["extra_content"] = {"google": {"thought_signature": "Q2lRQlZ0cHA="}}
+
+
 def _tool_texts_as_parts(body: dict[str, Any]) -> None:
     for message in body["messages"]:
         if message["role"] == "tool" and isinstance(message["content"], str):
@@ -108,6 +117,21 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "the SDK's assistant nulls": lambda body: [
         message.update(refusal=None, audio=None, function_call=None, annotations=[]) for message in _assistants(body)
     ],
+    "vLLM's answers as the SDK dumps them": lambda body: [
+        message.update(
+            refusal=None,
+            annotations=None,
+            audio=None,
+            function_call=None,
+            reasoning_content=None,
+            tool_calls=message.get("tool_calls") or [],
+        )
+        for message in _assistants(body)
+    ],
+    "OpenRouter's answers as the SDK dumps them": lambda body: [
+        message.update(refusal=None, reasoning=None) for message in _assistants(body)
+    ],
+    "Gemini's thought signature on a turn's first call": _gemini_signed,
     "the SDK's parse helper's dump": _helpers_dump(streamed=False),
     "the SDK's stream helper's dump": _helpers_dump(streamed=True),
 }

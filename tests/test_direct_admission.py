@@ -373,7 +373,8 @@ def _front_takes(messages: list[Any]) -> None:
     reads then) and every message the closed front refuses is one the walk marked general (read by
     the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
     text parts, beside ``"tool_calls": []`` or a server's null reasoning fields, which a pass writes
-    as a plain turn's text (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
+    as a plain turn's text, or whose call carries Gemini's signature, which a pass reads by the
+    reader's call reading (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
     found = admitted(messages)
     if found is None:
         return
@@ -390,6 +391,9 @@ def _front_takes(messages: list[Any]) -> None:
         and not (message["role"] == "assistant" and isinstance(message.get("content"), list))
         and not (message["role"] == "assistant" and message.get("tool_calls", 0) == [])
         and not (message["role"] == "assistant" and _servers_nulls(message))
+        and not (
+            message["role"] == "assistant" and any("extra_content" in call for call in message.get("tool_calls") or ())
+        )
     }
     assert refused <= found[1], (messages, found)
 
@@ -490,6 +494,25 @@ def test_a_servers_null_reasoning_fields_are_a_plain_turns() -> None:
         {"role": "user", "content": "?"},
     ]
     assert admitted(reasoned) != ([0, 1, 2], set())
+
+
+def test_a_call_with_geminis_thought_signature_is_a_plain_turns() -> None:
+    """Gemini's OpenAI compatibility signs a turn's first call (``extra_content.google.thought_signature``):
+    a plain turn, whose signed call a pass reads by the reader's own call reading (the signature kept
+    in the call's bag, for the writer to carry or report); anything else in ``extra_content``, or a
+    signed call beside the SDK helpers' marks, is the canonical path's."""
+    signed = {**copy.deepcopy(_TURN_CALL), "extra_content": {"google": {"thought_signature": "c2ln"}}}
+    second = {**copy.deepcopy(_TURN_CALL), "id": "call_2"}
+    turn = {"role": "assistant", "content": None, "tool_calls": [signed, second]}
+    results = [{"role": "tool", "tool_call_id": call_id, "content": "ok"} for call_id in ("call_1", "call_2")]
+    messages = [{"role": "user", "content": "go"}, turn, *results, {"role": "user", "content": "and?"}]
+    assert admitted(messages) == ([0, 1, 2, 4], set())
+    _front_takes(messages)
+    second["index"] = 1
+    assert admitted(messages) is None
+    for extra in ({"google": {"thought_signature": 1}}, {"google": {"thought_signature": "c2ln", "x": 1}}, {"x": {}}):
+        signed["extra_content"] = extra
+        assert admitted(messages) is None, extra
 
 
 def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:

@@ -121,6 +121,8 @@ _SIGNED = {
 }
 _VLLM_NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": None, "reasoning_content": None}
 """What the OpenAI SDK's ``model_dump()`` of a vLLM server's answer holds beside its text and calls."""
+_GEMINI_SIGNED = {"extra_content": {"google": {"thought_signature": "Q2lRQlZ0cHA="}}}
+"""What Gemini's OpenAI compatibility puts on the first call of a turn, which an agent sends back."""
 _AUDIO = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
 
 
@@ -145,6 +147,9 @@ SHAPES.update(
         "tool_calls [] on a final answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "tool_calls": []})),
         "vLLM's answers as the SDK dumps them (reasoning_content null, tool_calls [])": _dialect(
             lambda ms, m: m.update(_VLLM_NULLS) or ms.insert(4, {**_ANSWER, **_VLLM_NULLS, "tool_calls": []})
+        ),
+        "Gemini's thought signature on a call (its OpenAI compatibility)": _dialect(
+            lambda _, m: m["tool_calls"][0].update(_GEMINI_SIGNED)
         ),
         "OpenRouter's answers as the SDK dumps them (reasoning null)": _dialect(
             lambda ms, m: m.update(reasoning=None, refusal=None) or ms.insert(4, {**_ANSWER, "reasoning": None})

@@ -15,14 +15,17 @@ from typing import Any
 from chatcodec._providers.openai_chat.admitted_parts import ephemeral, plain_texts
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 
-PLAIN, HELPED = 1, 2
-""":func:`plain_turn`'s and :func:`_calls`' answers beside 0 (no): plain, or plain but for what
-the OpenAI SDK's helpers leave on the calls (a general turn: the reader keeps those as markers)."""
+PLAIN, HELPED, SIGNED = 1, 2, 3
+""":func:`plain_turn`'s and :func:`_calls`' answers beside 0 (no): plain; plain but for what
+the OpenAI SDK's helpers leave on the calls (a general turn: the reader keeps those as markers);
+plain but for Gemini's thought signature on a call, which a pair's pass reads by the reader's own
+call reading and writes by the writer's call rule (its bag carried or reported)."""
 
 
 def plain_turn(message: Mapping[str, Any]) -> int:
     """Whether an assistant turn is one the reader reads as a plain turn (:data:`PLAIN`; 0: not;
-    :data:`HELPED`: but for what the SDK's helpers leave on its calls, a general turn): text (or none),
+    :data:`HELPED`: but for what the SDK's helpers leave on its calls, a general turn; :data:`SIGNED`:
+    but for Gemini's signature on a call, a plain turn whose signed calls a pass reads one by one): text (or none),
     reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
     ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
     them: their text joined, which the reader reads as a copy of them; a pair's pass reads their
@@ -200,7 +203,19 @@ def dialect_turn(message: Mapping[str, Any]) -> bool:
         name = view.pop("name")
         if name.__class__ is not str or not name:  # (an SDK dump's null: the plain turn's; an empty one the front's)
             return False
-    return bool(plain_turn(view))
+    return plain_turn(view) in _GENERAL_CALLS
+
+
+def _signed_call(call: dict[str, Any]) -> bool:
+    """Whether a call carries Gemini's thought signature as its OpenAI compatibility sends it
+    (``"extra_content": {"google": {"thought_signature": text}}``, which an agent on Gemini sends
+    back on every call) and nothing else beside its fields: the reader keeps the signature in the
+    call's bag (``thought_signatures``), for a writer to carry or report."""
+    extra = call.get("extra_content")
+    if extra.__class__ is not dict or len(extra) != 1:
+        return False
+    google = extra.get("google")
+    return google.__class__ is dict and len(google) == 1 and google.get("thought_signature").__class__ is str
 
 
 def general_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -237,9 +252,13 @@ def openrouter_turn(message: Mapping[str, Any]) -> bool:
         return False
     if "reasoning_details" in message and not _details(message["reasoning_details"]):
         return False
-    if "tool_calls" in message:
-        return bool(_calls(message["tool_calls"]))
+    if "tool_calls" in message:  # (a signed call's turn: a general turn writes its calls as plain parts)
+        return _calls(message["tool_calls"]) in _GENERAL_CALLS
     return "reasoning" in message or "reasoning_details" in message
+
+
+_GENERAL_CALLS = (PLAIN, HELPED)
+"""The calls a general turn may hold (:func:`openrouter_turn`, :func:`dialect_turn`)."""
 
 
 def _details(details: Any) -> bool:
@@ -258,7 +277,7 @@ def _details(details: Any) -> bool:
     return True
 
 
-def _calls(calls: Any) -> int:
+def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inline
     """Whether ``calls`` are function calls of the closed front's one shape: an id,
     ``"function"``, a name and an argument text (:data:`PLAIN`), or those with what the OpenAI
     SDK's ``stream`` and ``parse`` helpers leave on one (:data:`HELPED`: its ``model_dump()`` of
@@ -269,6 +288,7 @@ def _calls(calls: Any) -> int:
     if calls.__class__ is not list or not calls:
         return 0
     answer = PLAIN
+    signed = False
     for call in calls:
         if call.__class__ is not dict:
             return 0
@@ -276,9 +296,14 @@ def _calls(calls: Any) -> int:
         if function.__class__ is not dict:
             return 0
         if len(call) != 3:  # (inline, as the next: a call each of OpenRouter's and the helpers' turns)
-            if len(call) != 4 or call.get("index").__class__ is not int:
+            if len(call) != 4:
                 return 0
-            answer = HELPED
+            if call.get("index").__class__ is int:
+                answer = HELPED
+            elif _signed_call(call):
+                signed = True
+            else:
+                return 0
         if len(function) != 2:
             if len(function) != 3 or function.get("parsed_arguments", 0) is not None:
                 return 0
@@ -290,4 +315,6 @@ def _calls(calls: Any) -> int:
             or function["arguments"].__class__ is not str
         ):
             return 0
+    if signed:  # (beside the helpers' marks: the canonical path's, a general turn's calls are written as plain)
+        return SIGNED if answer == PLAIN else 0
     return answer

@@ -68,6 +68,7 @@ from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
 from chatcodec._providers.openai_chat.reasoning import decode_blocks
+from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -338,8 +339,11 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
                 blocks.append({"type": "text", "text": part["text"]})
             position += len(content)
     for call in calls or ():
-        function = call["function"]
-        part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+        if len(call) == 3:  # the usual call
+            function = call["function"]
+            part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+        else:  # Gemini's signature beside it (the walk proved no other): the reader's reading of the call
+            part = decode_tool_call(call)
         blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
         position += 1
     return blocks

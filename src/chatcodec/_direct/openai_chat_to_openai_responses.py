@@ -52,6 +52,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
 from chatcodec._providers.openai_chat.reasoning import BLOCKS, decode_reasoning, reasoning_shape, whole_shape
+from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
@@ -295,6 +296,9 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     else:  # (an empty text beside calls: spelling, no part)
         parts = [] if content is None or message.get("tool_calls") else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
+        if len(call) != 3:  # Gemini's signature beside it (the walk proved no other): the reader's reading
+            parts.append(decode_tool_call(call))
+            continue
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
