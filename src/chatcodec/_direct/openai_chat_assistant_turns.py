@@ -60,8 +60,8 @@ def plain_turn(message: Mapping[str, Any]) -> int:
         and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
     ):
         return 0
-    reasoning = message.get("reasoning_content")  # (a server's dump's null: one of its nulls, below)
-    if reasoning is not None:
+    if "reasoning_content" in message and (reasoning := message["reasoning_content"]) is not None:
+        # (a server's dump's null: one of its nulls, below; a look and a subscript, no ``get`` call)
         if reasoning.__class__ is not str:
             return 0
         own += 1

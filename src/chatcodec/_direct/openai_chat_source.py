@@ -212,7 +212,9 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         if role == "assistant":
             plain = plain_turn(message)
             if plain in (PLAIN, SIGNED):  # (a plain turn is never a general one: asked second)
-                called = bool(message.get("tool_calls"))  # (a client's "tool_calls": [] holds none)
+                called = False  # (a client's "tool_calls": [] holds none: a truth test, no ``bool`` call)
+                if message.get("tool_calls"):
+                    called = True
             else:  # (a reasoned turn that is not a plain one is a general one: the plain turn took every other)
                 if not plain and not openrouter_turn(message) and not dialect_turn(message):
                     return None

@@ -317,8 +317,8 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     calls: list[dict[str, Any]] | None = message.get("tool_calls")  # (an SDK dump's null: none)
     content = message.get("content")  # (a turn of calls may leave it out)
     blocks: list[dict[str, Any]] = []
-    if message.get("reasoning_content") is None:  # (litellm's thinking_blocks never without it: the walk proved;
-        # a server's dump's null is one of its nulls)
+    if "reasoning_content" not in message or message["reasoning_content"] is None:  # (litellm's thinking_blocks
+        # never without it: the walk proved; a server's dump's null is one of its nulls)
         if not calls and content.__class__ is str:  # (a turn of text parts: a block each, below)
             return content  # a bare content string stays one (a client's "tool_calls": [] beside it too)
         position = 0
@@ -339,7 +339,7 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
                 blocks.append({"type": "text", "text": part["text"]})
             position += len(content)
     for call in calls or ():
-        if len(call) == 3:  # the usual call
+        if "extra_content" not in call:  # the usual call (a look: no ``len`` call a call)
             function = call["function"]
             part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
         else:  # Gemini's signature beside it (the walk proved no other): the reader's reading of the call

@@ -296,7 +296,7 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     else:  # (an empty text beside calls: spelling, no part)
         parts = [] if content is None or message.get("tool_calls") else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
-        if len(call) != 3:  # Gemini's signature beside it (the walk proved no other): the reader's reading
+        if "extra_content" in call:  # Gemini's signature beside it (the walk proved no other): the reader's reading
             parts.append(decode_tool_call(call))
             continue
         function = call["function"]
