@@ -15,11 +15,12 @@ from typing import Any
 from chatcodec._providers.openai_chat.admitted_parts import ephemeral, plain_texts
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 
-PLAIN, HELPED, SIGNED = 1, 2, 3
+PLAIN, HELPED, SIGNED = 1, 2, 1 | 4
 """:func:`plain_turn`'s and :func:`_calls`' answers beside 0 (no): plain; plain but for what
 the OpenAI SDK's helpers leave on the calls (a general turn: the reader keeps those as markers);
 plain but for Gemini's thought signature on a call, which a pair's pass reads by the reader's own
-call reading and writes by the writer's call rule (its bag carried or reported)."""
+call reading and writes by the writer's call rule (its bag carried or reported). The turns a pass
+writes as plain hold the :data:`PLAIN` bit (``answer & PLAIN``: one operation in the walk)."""
 
 
 def plain_turn(message: Mapping[str, Any]) -> int:
@@ -145,7 +146,9 @@ def _nulls(message: Mapping[str, Any], extra: int) -> bool:
                 return True  # (the helpers' message's "parsed": null asked first)
         except KeyError:
             pass
-    if not message.keys() <= _OWN_OR_NULL:  # a key no dump's null is (OpenRouter's reasoning): no look a key
+    if not message.keys() <= _OWN_OR_NULL:  # a key no dump's null is (OpenRouter's details): no look a key
+        return False
+    if "reasoning" in message and message["reasoning"] is not None:  # OpenRouter's text: no look a key either
         return False
     for key in _NULL_ORDER:
         if key in message:
@@ -246,9 +249,9 @@ def openrouter_turn(message: Mapping[str, Any]) -> bool:
     if not message.keys() <= _REASONED_KEYS or message.get("refusal", None) is not None:
         return False
     content = message["content"]
-    if content is not None and (type(content) is not str or (content and content.isspace())):
+    if content is not None and (content.__class__ is not str or (content and content.isspace())):
         return False
-    if "reasoning" in message and type(message["reasoning"]) is not str:
+    if "reasoning" in message and message["reasoning"].__class__ is not str:
         return False
     if "reasoning_details" in message and not _details(message["reasoning_details"]):
         return False
@@ -270,9 +273,9 @@ def _details(details: Any) -> bool:
             return False
         for key, value in detail.items():
             if key == "index":
-                if type(value) is not int:
+                if value.__class__ is not int:
                     return False
-            elif key not in _DETAIL_TEXTS or type(value) is not str:
+            elif key not in _DETAIL_TEXTS or value.__class__ is not str:
                 return False
     return True
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._conversion import read_request_data, write_request_data
-from chatcodec._direct.openai_chat_assistant_turns import PLAIN, SIGNED, dialect_turn, openrouter_turn, plain_turn
+from chatcodec._direct.openai_chat_assistant_turns import PLAIN, dialect_turn, openrouter_turn, plain_turn
 from chatcodec._providers.contract.target_rules import outside_own_ranges
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import NO_REPORT, remember_written_whole, written_whole
@@ -211,7 +211,7 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
         start(position)
         if role == "assistant":
             plain = plain_turn(message)
-            if plain in (PLAIN, SIGNED):  # (a plain turn is never a general one: asked second)
+            if plain & PLAIN:  # plain or signed (a plain turn is never a general one: asked second)
                 called = False  # (a client's "tool_calls": [] holds none: a truth test, no ``bool`` call)
                 if message.get("tool_calls"):
                     called = True
