@@ -214,10 +214,10 @@ def _signed_call(call: dict[str, Any]) -> bool:
     (``"extra_content": {"google": {"thought_signature": text}}``, which an agent on Gemini sends
     back on every call) and nothing else beside its fields: the reader keeps the signature in the
     call's bag (``thought_signatures``), for a writer to carry or report."""
-    extra = call.get("extra_content")
+    extra: Any = call.get("extra_content")
     if extra.__class__ is not dict or len(extra) != 1:
         return False
-    google = extra.get("google")
+    google: Any = extra.get("google")
     return google.__class__ is dict and len(google) == 1 and google.get("thought_signature").__class__ is str
 
 
