@@ -104,6 +104,9 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "litellm's thinking": _top(thinking={"type": "enabled", "budget_tokens": 2048}),
     "vLLM's top_k": _top(top_k=40),
     "a developer prompt": lambda body: body["messages"][0].update(role="developer"),
+    "two system messages first (LangChain)": lambda body: body["messages"].insert(
+        1, {"role": "system", "content": "Answer in the user's language."}
+    ),
     "a system message mid-session": lambda body: body["messages"].insert(
         4, {"role": "system", "content": "Remember to run the tests."}
     ),

@@ -515,6 +515,21 @@ def test_a_call_with_geminis_thought_signature_is_a_plain_turns() -> None:
         assert admitted(messages) is None, extra
 
 
+def test_a_prompt_of_several_system_messages_is_admitted() -> None:
+    """LangChain's and AutoGen's several ``SystemMessage`` s first: each a canonical message the
+    reader keeps apart, which a pair writes by its writer's system rule; a system message after a
+    developer prompt is not one of them (the canonical path's)."""
+    systems = [
+        {"role": "system", "content": "Rules."},
+        {"role": "system", "content": [{"type": "text", "text": "More."}]},
+    ]
+    messages = [*systems, {"role": "system", "content": "Last."}, {"role": "user", "content": "go"}]
+    assert admitted(messages) == ([0, 1, 2, 3], set())
+    _front_takes(messages)
+    developer = [{"role": "developer", "content": "Rules."}, *messages[1:]]
+    assert admitted(developer) is None
+
+
 def test_an_empty_text_beside_calls_is_a_plain_turn() -> None:
     """``content: ""`` beside calls (clients that always send a string) is spelling the reader reads
     as no text (``_content: "empty"``): a plain turn, reasoning beside it or not."""

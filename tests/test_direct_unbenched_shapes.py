@@ -200,6 +200,15 @@ SHAPES.update(
             lambda ms, _: ms.insert(4, {"role": "system", "content": [{"type": "text", "text": "Be brief."}], **_MARK})
         ),
         "a system message last": _dialect(lambda ms, _: ms.append(_REMINDER)),
+        "two system messages first (LangChain's several SystemMessages)": _dialect(
+            lambda ms, _: ms.insert(1, _REMINDER)
+        ),
+        "three system messages first, the last marked": _dialect(
+            lambda ms, _: ms.insert(1, _REMINDER) or ms.insert(2, {**_REMINDER, **_MARK})
+        ),
+        "two system messages first, the second of parts": _dialect(
+            lambda ms, _: ms.insert(1, {"role": "system", "content": [{"type": "text", "text": "Be brief."}]})
+        ),
     }
 )
 
@@ -207,18 +216,14 @@ _NAMED = {
     "an assistant's empty name": _dialect(lambda _, m: m.update(name="")),
 }
 """Names the walk refuses (the canonical path reads or refuses them)."""
-_TWO_FIRST = _dialect(lambda ms, _: ms.insert(1, _REMINDER))
-"""Two system messages first: the reader joins them into one prompt (the canonical path's)."""
 _TWO_MID = _dialect(lambda ms, _: ms.insert(4, _REMINDER) or ms.insert(5, _REMINDER))
 HANDED_BACK = {
     "anthropic": {
         "document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")]),
-        "two system messages first": _TWO_FIRST,
         "two system messages mid-session": _TWO_MID,
         **_NAMED,
     },
     "openai-responses": {
-        "two system messages first": _TWO_FIRST,
         "two system messages mid-session": _TWO_MID,
         **_NAMED,
     },

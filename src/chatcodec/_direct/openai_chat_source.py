@@ -229,9 +229,22 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
             if not _system(message):  # mid-session (one after the first joins it: the reader's)
                 return None
             general.add(position)  # a pair's: its writer's rule for a system turn, a target rule's move
-        elif role not in INSTRUCTION_ROLES or position != 0 or not _system(message):
+        elif role not in INSTRUCTION_ROLES or not _system(message) or (position and not _leading(messages, position)):
             return None
     return starts, general
+
+
+def _leading(messages: list[Any], position: int) -> bool:
+    """Whether a system message at ``position`` continues a prompt of system messages from the
+    first (LangChain's and AutoGen's several ``SystemMessage`` s, each a canonical message the
+    reader keeps apart): a pair writes them by its writer's own system rule. Asked of a system
+    message after an instruction only (the walk's other system messages are mid-session turns)."""
+    if messages[position]["role"] != "system":
+        return False
+    for earlier in messages[:position]:  # noqa: SIM110 - a loop: a generator's frame cost more
+        if earlier["role"] != "system":
+            return False
+    return True
 
 
 def _system(message: Mapping[str, Any]) -> bool:
