@@ -299,3 +299,19 @@ def test_a_system_prompt_strings_foreign_bag_is_reported_not_dropped(content: st
     losses: list[chatcodec.Loss] = []
     chatcodec.encode_request("gemini-interactions", request, on_loss="ignore", losses=losses)
     assert [(loss.path, loss.what) for loss in losses] == [("$.messages[0]", "anthropic data ['x']")]
+
+
+def test_an_images_auto_detail_is_the_apis_default_and_the_law_facts_say_so() -> None:
+    """``detail: "auto"`` is sent as no ``resolution`` (the API's default) and reads back as none,
+    with no report; the law facts held it the caller's, so the losses law failed on such a draw
+    (the long profile's, a URL image)."""
+    from chatcodec.testing._laws.built_in.gemini_interactions import entry
+
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}, "detail": "auto"}
+    request = chatcodec.validate_model(chatcodec.ChatRequest, {"messages": [{"role": "user", "content": [image]}]})
+    losses: list[chatcodec.Loss] = []
+    body = chatcodec.encode_request("gemini-interactions", request, on_loss="ignore", losses=losses)
+    assert [loss for loss in losses if loss.kind != "required"] == []
+    decoded = chatcodec.decode_request("gemini-interactions", body)
+    single_hop = entry().single_hop
+    assert single_hop.decoded(decoded) == single_hop.original(request)

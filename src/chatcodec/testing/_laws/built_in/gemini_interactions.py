@@ -60,6 +60,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         r.in_messages(_messages),
         r.everywhere(
             r.COMPACT_CALLS,  # sent as the parsed ``arguments`` object
+            r.AUTO_DETAIL,  # the API's own default resolution: none sent (``parts._media``)
             ({"type": "tool_result", "is_error": False}, {"is_error": None}),  # is_error is sent only when true
         ),
         r.at_top(
