@@ -374,7 +374,8 @@ def _front_takes(messages: list[Any]) -> None:
     the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
     text parts, beside ``"tool_calls": []`` or a server's null reasoning fields, which a pass writes
     as a plain turn's text, or whose call carries Gemini's signature, which a pass reads by the
-    reader's call reading (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
+    reader's call reading, or a message with litellm's image URL text (``_image_url_text``)
+    (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
     found = admitted(messages)
     if found is None:
         return
@@ -394,8 +395,19 @@ def _front_takes(messages: list[Any]) -> None:
         and not (
             message["role"] == "assistant" and any("extra_content" in call for call in message.get("tool_calls") or ())
         )
+        and not _image_url_text(message)
     }
     assert refused <= found[1], (messages, found)
+
+
+def _image_url_text(message: dict[str, Any]) -> bool:
+    """A message with an image part whose ``image_url`` is the URL text itself (litellm's
+    spelling), which the reader reads as the image with a pure spelling marker and a pass writes
+    by the reader's ``decode_part`` and the writer's part rule."""
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and isinstance(part.get("image_url"), str) for part in content
+    )
 
 
 def _servers_nulls(message: dict[str, Any]) -> bool:
@@ -513,6 +525,17 @@ def test_a_call_with_geminis_thought_signature_is_a_plain_turns() -> None:
     for extra in ({"google": {"thought_signature": 1}}, {"google": {"thought_signature": "c2ln", "x": 1}}, {"x": {}}):
         signed["extra_content"] = extra
         assert admitted(messages) is None, extra
+
+
+def test_an_image_url_given_as_its_text_is_admitted() -> None:
+    """litellm's ``"image_url": "https://..."`` (a data URL too), in a task or a tool result, as
+    the full wire shapes take it; an empty text is not."""
+    image = {"type": "image_url", "image_url": "https://example.com/a.png"}
+    messages = [{"role": "user", "content": [{"type": "text", "text": "see"}, image]}, {"role": "user", "content": "?"}]
+    assert admitted(messages) == ([0, 1], set())
+    _front_takes(messages)
+    image["image_url"] = ""
+    assert admitted(messages) is None
 
 
 def test_a_prompt_of_several_system_messages_is_admitted() -> None:

@@ -121,6 +121,8 @@ _SIGNED = {
 }
 _VLLM_NULLS = {"refusal": None, "annotations": None, "audio": None, "function_call": None, "reasoning_content": None}
 """What the OpenAI SDK's ``model_dump()`` of a vLLM server's answer holds beside its text and calls."""
+_URL = "https://example.com/screen.png"
+_DATA_URL = "data:image/png;base64,iVBORw0KGgo="
 _GEMINI_SIGNED = {"extra_content": {"google": {"thought_signature": "Q2lRQlZ0cHA="}}}
 """What Gemini's OpenAI compatibility puts on the first call of a turn, which an agent sends back."""
 _AUDIO = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
@@ -200,6 +202,13 @@ SHAPES.update(
             lambda ms, _: ms.insert(4, {"role": "system", "content": [{"type": "text", "text": "Be brief."}], **_MARK})
         ),
         "a system message last": _dialect(lambda ms, _: ms.append(_REMINDER)),
+        "an image URL as its text (litellm's spelling), in the task": _dialect(
+            lambda _, m: m.update(content=[{"type": "text", "text": "See."}, {"type": "image_url", "image_url": _URL}]),
+            1,
+        ),
+        "an image data URL as its text, in a tool result": _dialect(
+            lambda _, m: m.update(content=[{"type": "image_url", "image_url": _DATA_URL}]), 3
+        ),
         "two system messages first (LangChain's several SystemMessages)": _dialect(
             lambda ms, _: ms.insert(1, _REMINDER)
         ),

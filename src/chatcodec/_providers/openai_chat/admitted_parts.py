@@ -105,9 +105,11 @@ def _file_id(file_id: Any) -> bool:
 
 def image(given: Any) -> bool:
     """An image part's ``image_url`` object as the front takes it: a URL text (not empty, no
-    lone surrogate: :func:`accepted_long_text`), a known ``detail``."""
+    lone surrogate: :func:`accepted_long_text`), a known ``detail``; or the URL text itself, as
+    litellm's clients send it (``"image_url": "https://..."``), which the reader reads as the same
+    image with a pure spelling marker (``_image_url``) its own writer alone reads."""
     if given.__class__ is not dict:
-        return False
+        return given.__class__ is str and accepted_long_text(given)
     url = given["url"]
     if url.__class__ is not str or not accepted_long_text(url):
         return False
