@@ -538,6 +538,22 @@ def test_an_image_url_given_as_its_text_is_admitted() -> None:
     assert admitted(messages) is None
 
 
+def test_litellms_redacted_thinking_blocks_are_a_plain_turns() -> None:
+    """Claude's ``redacted_thinking`` in litellm's ``thinking_blocks`` (its ``data``, no text),
+    beside signed blocks or alone: a plain turn, the reasoning text their texts joined; an empty
+    ``data`` or another key is not."""
+    redacted = {"type": "redacted_thinking", "data": "ZW5j"}
+    signed = {"type": "thinking", "thinking": "I look.", "signature": "c2ln"}
+    for blocks, text in (([signed, redacted], "I look."), ([redacted], "")):
+        turn = {"role": "assistant", "content": "done", "reasoning_content": text, "thinking_blocks": blocks}
+        messages = [{"role": "user", "content": "go"}, copy.deepcopy(turn), {"role": "user", "content": "?"}]
+        assert admitted(messages) == ([0, 1, 2], set())
+        _front_takes(messages)
+    for wrong in ({"type": "redacted_thinking", "data": ""}, {"type": "redacted", "data": "ZW5j"}):
+        turn = {"role": "assistant", "content": "done", "reasoning_content": "", "thinking_blocks": [wrong]}
+        assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "?"}]) is None
+
+
 def test_a_prompt_of_several_system_messages_is_admitted() -> None:
     """LangChain's and AutoGen's several ``SystemMessage`` s first: each a canonical message the
     reader keeps apart, which a pair writes by its writer's system rule; a system message after a

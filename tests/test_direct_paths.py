@@ -206,6 +206,7 @@ _TAKEN_VARIANTS = {
     "another model": True,
     "empty signature first": True,
     "empty signature later": True,
+    "redacted": True,
 }
 
 
@@ -229,8 +230,8 @@ def test_signed_thinking_variants_equal_to_canonical(source: str, target: str, v
     ``reasoning_content`` copy: two blocks, a text beside the calls, a model that verifies only its
     own signatures, a block with an empty signature on the first signed turn or after turns that
     proved the request's verdict (OpenAI Chat -> Anthropic writes a turn as it came once one did)
-    are taken; a turn without the copy or with another text there, a redacted or unsigned block
-    are handed back. Either way the outcome is the canonical path's (losses placed
+    and a redacted block beside a signed one are taken; a turn without the copy or with another
+    text there, an unsigned block are handed back. Either way the outcome is the canonical path's (losses placed
     in the input as it places them)."""
     _differential()  # the bench on the path
     from bench import feature_shapes

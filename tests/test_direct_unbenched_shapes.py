@@ -170,6 +170,15 @@ SHAPES.update(
         "a marker on an assistant turn of calls": _dialect(lambda _, m: m.update(_MARK)),
         "a marker on an assistant answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, **_MARK})),
         "a marker on a signed turn": _dialect(lambda _, m: m.update(_SIGNED, **_MARK)),
+        "litellm's redacted thinking beside a signed block": _dialect(
+            lambda _, m: m.update(
+                reasoning_content="I open it.",
+                thinking_blocks=[*_SIGNED["thinking_blocks"], {"type": "redacted_thinking", "data": "ZW5j"}],
+            )
+        ),
+        "litellm's redacted thinking alone": _dialect(
+            lambda _, m: m.update(reasoning_content="", thinking_blocks=[{"type": "redacted_thinking", "data": "ZW5j"}])
+        ),
         "a user audio part": _dialect(lambda _, m: m.update(content=[_AUDIO]), 1),
         "a user audio part beside text": _dialect(
             lambda _, m: m.update(content=[{"type": "text", "text": "Hear:"}, _AUDIO]), 1

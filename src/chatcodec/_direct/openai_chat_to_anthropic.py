@@ -373,7 +373,11 @@ def _signed_blocks(
     blocks: list[dict[str, Any]] = message["thinking_blocks"]
     if not proved and not context.options and _verdict_key(context) in _SIGNED_VERDICTS:
         proved.append(True)  # proved by an earlier request to the same model
-    if proved and all(map(_SIGNATURE, blocks)):  # maps: a generator's or comprehension's frame a turn cost more
+    try:  # (free when no block is redacted: its data, no signature, asks the rules every turn)
+        signed = bool(proved) and all(map(_SIGNATURE, blocks))  # maps: a frame a turn cost more
+    except KeyError:
+        signed = False
+    if signed:
         into += map(_as_came, blocks)
         return len(blocks)
     losses = context.losses.count()
@@ -384,7 +388,7 @@ def _signed_blocks(
         if written is None:  # dropped, reported (another provider's reasoning)
             came = False
             continue
-        if written["type"] != "thinking":  # sent as text (the unsigned_thinking option): the canonical path's
+        if written["type"] == "text":  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
         came = came and written == _as_came(blocks[position])
         into.append(written)
@@ -415,7 +419,9 @@ _SIGNATURE = itemgetter("signature")
 
 
 def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
-    """A signed block of litellm's ``thinking_blocks`` written back as Claude sent it."""
+    """A signed (or redacted) block of litellm's ``thinking_blocks`` written back as Claude sent it."""
+    if "data" in block:
+        return {"type": "redacted_thinking", "data": block["data"]}
     return {"type": "thinking", "thinking": block["thinking"], "signature": block["signature"]}
 
 

@@ -276,10 +276,16 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
     block, of the same fields and bags, and differ in their texts and signatures, and in which
     of those are empty. Tagged apart from any ``reasoning_shape`` (a tuple of entries first)."""
     blocks = message[BLOCKS]
-    if len(blocks) == 1:  # litellm's usual turn: no list built
+    if len(blocks) == 1 and "data" not in blocks[0]:  # litellm's usual turn: no list built
         block = blocks[0]
         return (BLOCKS, (not block["thinking"], not block["signature"]))
-    return (BLOCKS, *[(not block["thinking"], not block["signature"]) for block in blocks])
+    return (BLOCKS, *[_block_shape(block) for block in blocks])
+
+
+def _block_shape(block: Mapping[str, Any]) -> tuple[Any, ...]:
+    """One block's part in :func:`_signed_shape`: whether its text and signature are empty, or,
+    for a redacted block (its ``data`` alone: the admission proved it not empty), that it is one."""
+    return ("redacted",) if "data" in block else (not block["thinking"], not block["signature"])
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
