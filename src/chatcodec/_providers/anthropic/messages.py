@@ -301,8 +301,7 @@ _BAGGED_ROLES = frozenset({"user", "assistant", "tool"})
 
 
 def report_name(message: Mapping[str, Any], context: AnthropicContext, at: Steps) -> None:
-    """The participant's ``name`` of a message (at ``at``) reported: no Anthropic message has
-    one (the OpenAI Chat direct path asks it of a named user's text, written as it is)."""
+    """The participant's ``name`` of a message reported: no Anthropic message has one."""
     if message.get("name") is not None:
         context.losses.add((*at, "name"), "participant name", "Anthropic messages have no name")
 
@@ -370,8 +369,7 @@ class _Writer:
         return notes
 
     def alone(self, turn: dict[str, Any], message: Message, index: int, *, rest: bool) -> None:
-        """A turn of one message: its string content stays a string (unless a cache marker
-        needs a block to sit on)."""
+        """A turn of one message: its string content stays a string (unless a marker needs a block)."""
         content: str | list[Mapping[str, Any]] = message.get("content", "") if rest else message["content"]
         if not rest and type(content) is list:  # the common turn of blocks
             self.blocks(turn, content, index)

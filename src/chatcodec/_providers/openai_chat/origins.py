@@ -159,9 +159,13 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
 
 
 def _bare(wire: Mapping[str, Any]) -> bool:
-    """A turn of a role and a content string, which the reader reads with its content as that
-    string (``messages._read_messages``): no parts to place, its content is placed as given."""
-    return len(wire) == 2 and type(wire.get("content")) is str
+    """A turn the reader reads with its content as that string: a role and a content string
+    (``messages._read_messages``), or beside them only an SDK dump's or a server's nulls and an
+    empty list of calls (a lone content string, by the general reading: the walk proved nothing
+    else there): no parts to place, its content is placed as given."""
+    if type(wire.get("content")) is not str:
+        return False
+    return len(wire) == 2 or (not wire.get("tool_calls") and wire.get("reasoning_content") is None)
 
 
 class AdmittedOrigins:
