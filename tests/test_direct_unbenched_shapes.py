@@ -224,6 +224,14 @@ SHAPES.update(
         "three system messages first, the last marked": _dialect(
             lambda ms, _: ms.insert(1, _REMINDER) or ms.insert(2, {**_REMINDER, **_MARK})
         ),
+        "two system messages first, the first marked": _dialect(
+            lambda ms, _: ms[0].update(_MARK) or ms.insert(1, _REMINDER)
+        ),
+        "two system messages first, the first of a marked part": _dialect(
+            lambda ms, _: (
+                ms[0].update(content=[{"type": "text", "text": "Be careful.", **_MARK}]) or ms.insert(1, _REMINDER)
+            )
+        ),
         "two system messages first, the second of parts": _dialect(
             lambda ms, _: ms.insert(1, {"role": "system", "content": [{"type": "text", "text": "Be brief."}]})
         ),

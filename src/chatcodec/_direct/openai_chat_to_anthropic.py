@@ -143,10 +143,12 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
     system: str | list[dict[str, Any]] | None = None
     start = 0
     if messages[0]["role"] in INSTRUCTION_ROLES:  # (a developer prompt reported before: :func:`convert`)
-        system, start = _system(messages[0], context, noted), 1
-        if len(messages) > 1 and messages[1]["role"] == "system":  # a prompt of several messages (the walk
-            while start < len(messages) and messages[start]["role"] == "system":  # proved each a system
-                start += 1  # prompt's): read as the reader reads them, written by the writer's own rule
+        start = 1
+        while start < len(messages) and messages[start]["role"] == "system":  # a prompt of several messages
+            start += 1  # (the walk proved each a system prompt's): read as the reader reads them
+        if start == 1:
+            system = _system(messages[0], context, noted)
+        else:  # written by the writer's own rule, once (each message's markers and reports asked once)
             system = encode_system([read_user(message, noted) for message in messages[:start]], context)
     turns: list[dict[str, Any]] = []
     results: list[dict[str, Any]] | None = None  # the open user turn of tool results, which a user message joins
