@@ -86,6 +86,22 @@ def _gemini_signed(body: dict[str, Any]) -> None:
             calls[0]["extra_content"] = {"google": {"thought_signature": "Q2lRQlZ0cHA="}}
 
 
+def _untyped_calls(body: dict[str, Any]) -> None:
+    """Calls without ``"type": "function"`` (the only kind; clients built on the Chat API's early
+    examples and some framework histories leave it out)."""
+    for call in _openai_calls(body):
+        del call["type"]
+
+
+def _unsigned_blocks(body: dict[str, Any]) -> None:
+    """litellm's ``thinking_blocks`` with no signature (what it builds from a reasoning text of a
+    provider that signs none, DeepSeek's through its Anthropic route), beside its
+    ``reasoning_content``, on every assistant turn."""
+    for message in _assistants(body):
+        message["reasoning_content"] = "I look at it."
+        message["thinking_blocks"] = [{"type": "thinking", "thinking": "I look at it."}]
+
+
 def _tool_texts_as_parts(body: dict[str, Any]) -> None:
     for message in body["messages"]:
         if message["role"] == "tool" and isinstance(message["content"], str):
@@ -137,6 +153,12 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "Gemini's thought signature on a turn's first call": _gemini_signed,
     "the SDK's parse helper's dump": _helpers_dump(streamed=False),
     "the SDK's stream helper's dump": _helpers_dump(streamed=True),
+    "calls without their type": _untyped_calls,
+    "a developer message mid-session": lambda body: body["messages"].insert(
+        4, {"role": "developer", "content": "Remember to run the tests."}
+    ),
+    "litellm's thinking blocks unsigned": _unsigned_blocks,
+    "a prefilled answer": lambda body: body["messages"].append({"role": "assistant", "content": "Done:"}),
 }
 
 
