@@ -395,9 +395,17 @@ def _front_takes(messages: list[Any]) -> None:
         and not (
             message["role"] == "assistant" and any("extra_content" in call for call in message.get("tool_calls") or ())
         )
+        and not (message["role"] == "assistant" and _untyped_calls(message))
         and not _image_url_text(message)
     }
     assert refused <= found[1], (messages, found)
+
+
+def _untyped_calls(message: dict[str, Any]) -> bool:
+    """A turn with a call of no ``type`` (its one value, ``function``), which the reader reads as that
+    call with a pure spelling marker and a pass writes as a plain turn's call."""
+    calls = message.get("tool_calls")
+    return isinstance(calls, list) and any(isinstance(call, dict) and "type" not in call for call in calls)
 
 
 def _image_url_text(message: dict[str, Any]) -> bool:
@@ -525,6 +533,36 @@ def test_a_call_with_geminis_thought_signature_is_a_plain_turns() -> None:
     for extra in ({"google": {"thought_signature": 1}}, {"google": {"thought_signature": "c2ln", "x": 1}}, {"x": {}}):
         signed["extra_content"] = extra
         assert admitted(messages) is None, extra
+
+
+def test_calls_without_their_type_are_a_plain_turns() -> None:
+    """A call with no ``"type": "function"`` (clients that leave out its one value), beside typed ones or
+    not: a plain turn, which the full wire shapes take (the closed front does not); a call of no type
+    with anything else beside its id and function is the canonical path's."""
+    untyped = {"id": "call_1", "function": {"name": "run", "arguments": "{}"}}
+    second = {**copy.deepcopy(_TURN_CALL), "id": "call_2"}
+    turn = {"role": "assistant", "content": None, "tool_calls": [untyped, second]}
+    results = [{"role": "tool", "tool_call_id": call_id, "content": "ok"} for call_id in ("call_1", "call_2")]
+    messages = [{"role": "user", "content": "go"}, turn, *results, {"role": "user", "content": "and?"}]
+    assert admitted(messages) == ([0, 1, 2, 4], set())
+    _front_takes(messages)
+    for odd in ({"index": 0}, {"extra_content": {"google": {"thought_signature": "c2ln"}}}):
+        turn["tool_calls"] = [{**untyped, **odd}]
+        assert admitted([messages[0], turn, results[0], messages[-1]]) is None, odd
+    turn["tool_calls"] = [{"type": "function", "function": untyped["function"]}]  # no id
+    assert admitted([messages[0], turn, results[0], messages[-1]]) is None
+
+
+def test_a_developer_message_mid_session_is_a_general_one() -> None:
+    """A harness's developer message after the conversation started (Codex's reminders, for newer
+    models) is admitted as a system message there is: general, written by the writer's rule for a
+    system turn; one right after the prompt joins it (the canonical path's)."""
+    reminder = {"role": "developer", "content": "Run the tests."}
+    messages = [{"role": "system", "content": "Rules."}, {"role": "user", "content": "go"}, reminder]
+    messages.append({"role": "user", "content": "?"})
+    assert admitted(messages) == ([0, 1, 2, 3], {2})
+    _front_takes(messages)
+    assert admitted([messages[0], reminder, *messages[1:2], messages[3]]) is None
 
 
 def test_an_image_url_given_as_its_text_is_admitted() -> None:

@@ -107,6 +107,27 @@ SHAPES["a turn of calls without content"] = _body()
 del SHAPES["a turn of calls without content"]["messages"][2]["content"]
 SHAPES["a ttl on a tool message"] = _body()
 SHAPES["a ttl on a tool message"]["messages"][3].update(_HOUR)
+SHAPES["a call without its type"] = _body()
+del SHAPES["a call without its type"]["messages"][2]["tool_calls"][0]["type"]
+_REMINDER = {"role": "developer", "content": "Run the tests."}
+SHAPES["a developer message mid-session"] = _body()
+SHAPES["a developer message mid-session"]["messages"].insert(4, _REMINDER)
+SHAPES["a developer message of parts mid-session, marked"] = _body()
+SHAPES["a developer message of parts mid-session, marked"]["messages"].insert(
+    2, {"role": "developer", "content": [{"type": "text", "text": "Be brief.", **_MARK}]}
+)
+SHAPES["a developer prompt and a developer message after two results"] = _body(first=_DEVELOPER)
+SHAPES["a developer prompt and a developer message after two results"]["messages"][2:4] = [
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": f"call_{n}", "type": "function", "function": {"name": "open", "arguments": "{}"}} for n in (1, 2)
+        ],
+    },
+    *({"role": "tool", "tool_call_id": f"call_{n}", "content": "done"} for n in (1, 2)),
+    _REMINDER,
+]
 
 # Client dialects (issue 107): shapes the closed front does not take or the walk took for no plain turn,
 # read by the reader's general reading and written by the writer's own rules.

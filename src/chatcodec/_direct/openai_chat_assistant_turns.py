@@ -289,7 +289,8 @@ def _details(details: Any) -> bool:
 
 def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inline
     """Whether ``calls`` are function calls of the closed front's one shape: an id,
-    ``"function"``, a name and an argument text (:data:`PLAIN`), or those with what the OpenAI
+    ``"function"`` (or no ``type``, its one value, which the full wire shapes take and the reader
+    keeps as a pure marker), a name and an argument text (:data:`PLAIN`), or those with what the OpenAI
     SDK's ``stream`` and ``parse`` helpers leave on one (:data:`HELPED`: its ``model_dump()`` of
     the message they build, which an agent appends to its history): the ``index`` its stream
     accumulation keeps, an integer, and its ``ParsedFunction``'s ``"parsed_arguments": null``,
@@ -305,10 +306,13 @@ def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inl
         function = call["function"]
         if function.__class__ is not dict:
             return 0
-        if len(call) != 3:  # (inline, as the next: a call each of OpenRouter's and the helpers' turns)
-            if len(call) != 4:
+        size = len(call)
+        if size != 3:  # (inline, as the next: a call each of OpenRouter's and the helpers' turns)
+            if size == 2:  # no ``type`` (its one value; clients that leave it out): the reader reads it so and keeps
+                pass  # a pure marker, which another format drops unreported (no ``id``: its subscript's KeyError)
+            elif size != 4:
                 return 0
-            if call.get("index").__class__ is int:
+            elif call.get("index").__class__ is int:
                 answer = HELPED
             elif _signed_call(call):
                 signed = True
@@ -319,7 +323,7 @@ def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inl
                 return 0
             answer = HELPED
         if (
-            call["type"] != "function"  # the front takes an equal str subclass too: not written, the same
+            (size != 2 and call["type"] != "function")  # the front takes an equal str subclass too: the same
             or call["id"].__class__ is not str
             or function["name"].__class__ is not str
             or function["arguments"].__class__ is not str

@@ -139,7 +139,7 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     """Where each canonical message of ``messages`` starts (a run of tool messages is one),
     when they hold only the shapes a pair's pass writes and nothing the shared history
     rules act on (the reader's ``plain_history``): a leading system prompt of text (or text parts), then
-    user, assistant and tool messages (and a system message after one of them: a harness's reminder,
+    user, assistant and tool messages (and a system or developer message after one of them: a harness's reminder,
     which a pair writes by its writer's rule for a system turn, its position among the general ones),
     each call's turn followed by results, no blank text, the last message not an assistant's (a
     prefill is trimmed). None for any other.
@@ -225,9 +225,9 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
                 if not dialect_user(message):
                     return None
                 general.add(position)
-        elif role == "system" and position and messages[position - 1]["role"] not in INSTRUCTION_ROLES:
-            if not _system(message):  # mid-session (one after the first joins it: the reader's)
-                return None
+        elif role in INSTRUCTION_ROLES and position and messages[position - 1]["role"] not in INSTRUCTION_ROLES:
+            if not _system(message):  # mid-session (one after the first joins it: the reader's), a harness's
+                return None  # system or developer message (Codex's, for newer models)
             general.add(position)  # a pair's: its writer's rule for a system turn, a target rule's move
         elif role not in INSTRUCTION_ROLES or not _system(message) or (position and not _leading(messages, position)):
             return None

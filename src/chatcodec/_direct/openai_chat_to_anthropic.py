@@ -40,6 +40,7 @@ from chatcodec._direct.openai_chat_source import (
     NamedResults,
     UnadmittedError,
     admit,
+    admitted_origins,
     read_result,
     read_user,
     write_directly,
@@ -113,18 +114,34 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         return None
     noted = DirectReading(admission[0], admission[2])
     found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
-    developer = admission[0][0]["role"] == "developer"
-    if found is None:  # (a developer prompt, which the writer reports before its top level: the canonical path's)
+    messages, starts, general = admission
+    developer = messages[0]["role"] == "developer"
+    later = bool(general) and _later_developer(messages, general)  # (a harness's, mid-session)
+    if found is None:  # (a developer message, which the writer reports before its top level: the canonical path's)
         return (
-            None if developer else write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
+            None
+            if developer or later
+            else write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
         )
-    if developer:  # reported by the writer's history rule, first of what it writes
-        report_developer_roles(admission[0][:1], recorder, CAPABILITIES.display_name)
+    if later:  # reported by the writer's history rule, first of what it writes, each at its place in the input
+        recorder.trace(admitted_origins(payload, starts, general).place)
+        report_developer_roles([messages[start] for start in starts], recorder, CAPABILITIES.display_name)
+        recorder.trace(None)
+    elif developer:
+        report_developer_roles(messages[:1], recorder, CAPABILITIES.display_name)
     try:
         wire, context = begin(payload, found, recorder, noted, admission)
         return finish(wire, write_turns(admission[0], context, noted, admission[2]), found, context)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
+
+
+def _later_developer(messages: list[dict[str, Any]], general: set[int]) -> bool:
+    """Whether a developer message mid-session is among the ``general`` positions (the walk's)."""
+    for position in general:  # noqa: SIM110 - a loop: a generator's frame cost more (most such sessions hold none)
+        if messages[position]["role"] == "developer":
+            return True
+    return False
 
 
 def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
@@ -175,7 +192,7 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
                 results.append({"type": "tool_result", "tool_use_id": sent, "content": message["content"]})
             continue
         index += 1
-        if role == "system":  # mid-session (the walk admitted no other): a system turn by the writer's own rule
+        if role in INSTRUCTION_ROLES:  # mid-session (the walk admitted no other): a system turn by the writer's rule
             turns += encode_messages([read_user(message, noted)] * (index + 1), index, context)
         elif role != "assistant":  # a user's: its text alone a turn of its own, asked here (a call each cost more)
             content = message["content"]
