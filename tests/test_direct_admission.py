@@ -592,6 +592,34 @@ def test_litellms_redacted_thinking_blocks_are_a_plain_turns() -> None:
         assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "?"}]) is None
 
 
+def test_litellms_unsigned_thinking_blocks_are_a_plain_turns() -> None:
+    """A ``thinking`` block of a text alone (litellm builds one with no signature), beside signed
+    blocks or alone, as the closed front takes it: a plain turn, the reasoning text their texts
+    joined; a text of another type, another key or another reasoning text is not."""
+    unsigned = {"type": "thinking", "thinking": "I look."}
+    signed = {"type": "thinking", "thinking": "First.", "signature": "c2ln"}
+    for blocks, text in (([unsigned], "I look."), ([signed, unsigned], "First.I look.")):
+        turn = {"role": "assistant", "content": "done", "reasoning_content": text, "thinking_blocks": blocks}
+        messages = [{"role": "user", "content": "go"}, copy.deepcopy(turn), {"role": "user", "content": "?"}]
+        assert admitted(messages) == ([0, 1, 2], set())
+        _front_takes(messages)
+    for wrong, text in (({**unsigned, "thinking": 1}, "I look."), ({"type": "thinking", "text": "I look."}, "I look.")):
+        turn = {"role": "assistant", "content": "done", "reasoning_content": text, "thinking_blocks": [wrong]}
+        assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "?"}]) is None
+    turn = {"role": "assistant", "content": "done", "reasoning_content": "Other.", "thinking_blocks": [unsigned]}
+    assert admitted([{"role": "user", "content": "go"}, turn, {"role": "user", "content": "?"}]) is None
+
+
+def test_a_final_assistant_turn_is_admitted_with_no_call() -> None:
+    """A final assistant turn (a prefill the model continues) of text, as the front takes it; one of
+    calls with no results after them is the history rules' (the canonical path's)."""
+    messages = [{"role": "user", "content": "go"}, {"role": "assistant", "content": "{"}]
+    assert admitted(messages) == ([0, 1], set())
+    _front_takes(messages)
+    messages[1] = {"role": "assistant", "content": None, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
+    assert admitted(messages) is None
+
+
 def test_a_prompt_of_several_system_messages_is_admitted() -> None:
     """LangChain's and AutoGen's several ``SystemMessage`` s first: each a canonical message the
     reader keeps apart, which a pair writes by its writer's system rule; a system message after a

@@ -109,6 +109,29 @@ SHAPES["a ttl on a tool message"] = _body()
 SHAPES["a ttl on a tool message"]["messages"][3].update(_HOUR)
 SHAPES["a call without its type"] = _body()
 del SHAPES["a call without its type"]["messages"][2]["tool_calls"][0]["type"]
+SHAPES["litellm's unsigned thinking blocks"] = _body()
+SHAPES["litellm's unsigned thinking blocks"]["messages"][2].update(
+    reasoning_content="I open it.", thinking_blocks=[{"type": "thinking", "thinking": "I open it."}]
+)
+SHAPES["litellm's unsigned thinking block beside a signed one"] = _body()
+SHAPES["litellm's unsigned thinking block beside a signed one"]["messages"][2].update(
+    reasoning_content="First.Then.",
+    thinking_blocks=[
+        {"type": "thinking", "thinking": "First.", "signature": "c2ln"},
+        {"type": "thinking", "thinking": "Then."},
+    ],
+)
+for _name, _prefill in {
+    "a prefilled answer": {"role": "assistant", "content": "The file says:"},
+    "a prefilled answer ending in whitespace (trimmed)": {"role": "assistant", "content": "The file says: \n"},
+    "a prefilled answer of text parts": {"role": "assistant", "content": [{"type": "text", "text": "{"}]},
+    "a prefilled answer after its reasoning": {"role": "assistant", "content": "{", "reasoning_content": "JSON."},
+    "a prefilled answer as the SDK dumps it": {**_ANSWER, "tool_calls": None, "refusal": None, "annotations": []},
+}.items():
+    SHAPES[_name] = _body()
+    SHAPES[_name]["messages"].append(_prefill)
+SHAPES["a prefilled answer to a model that refuses one"] = {**_body(), "model": "claude-opus-4-6"}
+SHAPES["a prefilled answer to a model that refuses one"]["messages"].append({"role": "assistant", "content": "{"})
 _REMINDER = {"role": "developer", "content": "Run the tests."}
 SHAPES["a developer message mid-session"] = _body()
 SHAPES["a developer message mid-session"]["messages"].insert(4, _REMINDER)
@@ -264,9 +287,12 @@ _NAMED = {
 }
 """Names the walk refuses (the canonical path reads or refuses them)."""
 _TWO_MID = _dialect(lambda ms, _: ms.insert(4, _REMINDER) or ms.insert(5, _REMINDER))
+_PREFILLED_BLOCKS = _body()
+_PREFILLED_BLOCKS["messages"].append({"role": "assistant", "content": "{ ", "reasoning_content": "JSON."})
 HANDED_BACK = {
     "anthropic": {
         "document by URL": _body(user=[_file(file_data="https://example.com/a.pdf")]),
+        "a prefilled answer of blocks, its text ending in whitespace": _PREFILLED_BLOCKS,
         "two system messages mid-session": _TWO_MID,
         **_NAMED,
     },

@@ -91,8 +91,10 @@ def plain_turn(message: Mapping[str, Any]) -> int:
 
 def _signed(blocks: Any, reasoning: str) -> bool:
     """Whether litellm's ``thinking_blocks`` are Claude's ``thinking`` blocks, each a text and a
-    ``signature`` (as the front takes them), or its ``redacted_thinking`` blocks (their ``data``,
-    not empty), whose texts joined are the turn's ``reasoning``
+    ``signature`` (as the front takes them) or a text alone (a block litellm built with no signature:
+    the reader reads it as an unsigned thinking part, which a writer drops or carries by its own
+    rule), or its ``redacted_thinking`` blocks (their ``data``, not empty), whose texts joined are
+    the turn's ``reasoning``
     (which the reader reads as their copy: another text is the canonical path's). Kept apart from
     :func:`plain_turn`: CPython readies a function's code once a process at a cost in proportion
     to its size, on a first request's turns, and most turns hold no such blocks."""
@@ -103,10 +105,11 @@ def _signed(blocks: Any, reasoning: str) -> bool:
         if block.__class__ is not dict:
             return False
         if len(block) == 2:  # Claude's redacted thinking, as litellm sends it back: its data, no text
-            if block["type"] != "redacted_thinking" or block["data"].__class__ is not str or not block["data"]:
-                return False
-            continue
-        if len(block) != 3 or block["signature"].__class__ is not str:
+            if "data" in block:
+                if block["type"] != "redacted_thinking" or block["data"].__class__ is not str or not block["data"]:
+                    return False
+                continue
+        elif len(block) != 3 or block["signature"].__class__ is not str:  # (two keys: unsigned, a text alone)
             return False
         kind, thinking = block["type"], block["thinking"]
         if kind != "thinking" or kind.__class__ is not str or thinking.__class__ is not str:

@@ -141,8 +141,8 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     rules act on (the reader's ``plain_history``): a leading system prompt of text (or text parts), then
     user, assistant and tool messages (and a system or developer message after one of them: a harness's reminder,
     which a pair writes by its writer's rule for a system turn, its position among the general ones),
-    each call's turn followed by results, no blank text, the last message not an assistant's (a
-    prefill is trimmed). None for any other.
+    each call's turn followed by results (a final assistant turn, a prefill, of none), no blank
+    text. None for any other.
     Beside the starts, the positions of the messages a pair's pass reads by the reader's own
     reading, as the walk found them (so the pass and the loss places never ask again): an
     assistant turn of :func:`~.openai_chat_assistant_turns.general_turn`'s, a tool result beyond a
@@ -156,7 +156,7 @@ def admitted(messages: list[Any]) -> tuple[list[int], set[int]] | None:
     outside them, ``null`` where the front takes only ``null``. It refuses whatever the front
     refuses (and may refuse more: the canonical path then converts it);
     ``tests/test_direct_admission.py`` holds the two together."""
-    if not messages or messages[-1].__class__ is not dict or messages[-1].get("role") == "assistant":
+    if not messages:
         return None
     try:
         return _starts(messages)
@@ -231,6 +231,8 @@ def _starts(messages: list[Any]) -> tuple[list[int], set[int]] | None:  # noqa: 
             general.add(position)  # a pair's: its writer's rule for a system turn, a target rule's move
         elif role not in INSTRUCTION_ROLES or not _system(message) or (position and not _leading(messages, position)):
             return None
+    if called:  # a final turn of calls with no results (the history rules' to answer)
+        return None
     return starts, general
 
 

@@ -60,6 +60,7 @@ from chatcodec._providers.anthropic.parts import encode_part, encode_tool_use, r
 from chatcodec._providers.anthropic.thinking import encode_thinking
 from chatcodec._providers.anthropic.tool_ids import MAPPING
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.families.claude.prefill import trimmed_prefill
 from chatcodec._providers.history.turns import report_developer_roles
 from chatcodec._providers.kit.cache import encode_cache_control
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
@@ -216,9 +217,26 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
         else:
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None
+    if messages[-1]["role"] == "assistant":  # a prefill: trimmed first, as the writer's ``finish`` trims it
+        _prefill(turns[-1], index, context, general=bool(placed) and placed[-1] == len(turns) - 1)
     if written is not None:  # finished after every turn, as the writer finishes its turns
         _finish(written, turns, placed)
     return system, turns
+
+
+def _prefill(turn: dict[str, Any], index: int, context: AnthropicContext, *, general: bool) -> None:
+    """The final assistant turn (a prefill, the canonical ``index``) as the writer's ``finish`` sends
+    it: a text's trailing whitespace, which Claude rejects, trimmed and reported by the rule the
+    writer shares with Bedrock (``trimmed_prefill``); a turn of blocks whose last text ends in
+    whitespace (its place counts the parts the writer dropped) or one the writer's rules write whole
+    (``general``) is the canonical path's."""
+    content = turn["content"]
+    if general:
+        raise UnadmittedError
+    if content.__class__ is str:
+        turn["content"] = trimmed_prefill(content, ("messages", index), context.losses)
+    elif content and content[-1]["type"] == "text" and content[-1]["text"][-1:].isspace():
+        raise UnadmittedError
 
 
 def _finish(general: AssistantTurns, turns: list[dict[str, Any]], placed: list[int]) -> None:

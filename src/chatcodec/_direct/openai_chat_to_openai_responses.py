@@ -276,16 +276,21 @@ def _signed_shape(message: Mapping[str, Any]) -> tuple[Any, ...]:
     block, of the same fields and bags, and differ in their texts and signatures, and in which
     of those are empty. Tagged apart from any ``reasoning_shape`` (a tuple of entries first)."""
     blocks = message[BLOCKS]
-    if len(blocks) == 1 and "data" not in blocks[0]:  # litellm's usual turn: no list built
+    if len(blocks) == 1 and len(blocks[0]) == 3:  # litellm's usual turn, a signed block: no list built
         block = blocks[0]
         return (BLOCKS, (not block["thinking"], not block["signature"]))
     return (BLOCKS, *[_block_shape(block) for block in blocks])
 
 
 def _block_shape(block: Mapping[str, Any]) -> tuple[Any, ...]:
-    """One block's part in :func:`_signed_shape`: whether its text and signature are empty, or,
-    for a redacted block (its ``data`` alone: the admission proved it not empty), that it is one."""
-    return ("redacted",) if "data" in block else (not block["thinking"], not block["signature"])
+    """One block's part in :func:`_signed_shape`: whether its text and signature are empty; for a
+    block of a text alone (no signature), that it is one and whether its text is; for a redacted
+    block (its ``data`` alone: the admission proved it not empty), that it is one."""
+    if "data" in block:
+        return ("redacted",)
+    if "signature" not in block:
+        return ("unsigned", not block["thinking"])
+    return (not block["thinking"], not block["signature"])
 
 
 def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
