@@ -2,7 +2,8 @@
 text part with a gateway's cache marker (its writing by the reader's and writer's rules, proved
 on the first part of each marker and replayed for later ones with the losses repeated), and the
 verdict on litellm's signed ``thinking_blocks`` (proved on a request's first signed turn, kept by
-the target model, whether a request is written and the ``unsigned_thinking`` option). Each body
+the target model, whether a request is written and the ``unsigned_thinking`` option), and the report
+of dropping its unsigned block (kept by the same). Each body
 is written as the canonical path writes it (output, losses, warnings) on the first request and on
 later ones; the later ones are counted to ask the rules no more, and a request the verdict was
 not proved for asks them again."""
@@ -111,6 +112,15 @@ def _signed_body(model: str, steps: int = 3) -> dict[str, Any]:
     return {"model": model, "max_tokens": 1000, "messages": messages}
 
 
+def _unsigned_body(model: str, steps: int = 3) -> dict[str, Any]:
+    """A session whose turns carry litellm's thinking block of a text alone (no signature)."""
+    body = _signed_body(model, steps)
+    for message in body["messages"]:
+        for block in message.get("thinking_blocks", ()):
+            del block["signature"]
+    return body
+
+
 @pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
 def test_signed_turns_equal_to_canonical_first_and_later(model: str) -> None:
     openai_chat_to_anthropic._SIGNED_VERDICTS.clear()
@@ -150,9 +160,49 @@ def test_the_kept_verdicts_are_forgotten_when_a_kit_is_made() -> None:
     anthropic = chatcodec.get_codec("anthropic")
     assert convert(copy.deepcopy(_MARKED_BODIES["a marked system part"]), LossRecorder(), anthropic) is not None
     assert convert(_signed_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    assert convert(_unsigned_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
     marked = openai_chat_to_anthropic._MARKED_TEXTS
     signed = openai_chat_to_anthropic._SIGNED_VERDICTS
+    unsigned = openai_chat_to_anthropic._UNSIGNED_REPORTS
     assert marked
     assert signed
+    assert unsigned
     contract.ProviderKit("acme-kept-verdicts", meaningful_markers={"_mode": "the server reads it"})
-    assert (marked, signed) == ({}, {})
+    assert (marked, signed, unsigned) == ({}, {}, {})
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
+def test_unsigned_turns_equal_to_canonical_first_and_later(model: str) -> None:
+    openai_chat_to_anthropic._UNSIGNED_REPORTS.clear()
+    equal_to_canonical(_unsigned_body(model), "openai-chat", "anthropic")
+    assert openai_chat_to_anthropic._UNSIGNED_REPORTS
+    equal_to_canonical(_unsigned_body(model, steps=4), "openai-chat", "anthropic")
+
+
+def test_a_kept_report_of_an_unsigned_block_asks_the_rule_of_no_later_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first unsigned turn asks the writer's rule (which drops it and reports); later turns and
+    requests to the same model repeat that report, another model asks again; an empty text asks."""
+    monkeypatch.setattr(openai_chat_to_anthropic, "_UNSIGNED_REPORTS", {})
+    asked: list[str] = []
+    rule = openai_chat_to_anthropic.encode_thinking
+
+    def counted(part: dict[str, Any], context: Any, at: Any) -> Any:
+        asked.append(context.model)
+        return rule(part, context, at)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "encode_thinking", counted)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    anthropic = chatcodec.get_codec("anthropic")
+    recorder = LossRecorder()
+    assert convert(_unsigned_body("claude-sonnet-4-5"), recorder, anthropic) is not None
+    assert asked == ["claude-sonnet-4-5"]
+    assert len({loss.path for loss in recorder.losses}) == 3  # each turn's block reported, at its own place
+    assert convert(_unsigned_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5"]
+    assert convert(_unsigned_body("claude-opus-5-5"), LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5", "claude-opus-5-5"]
+    empty = _unsigned_body("claude-opus-5-5", steps=1)
+    empty["messages"][2].update(reasoning_content="", thinking_blocks=[{"type": "thinking", "thinking": ""}])
+    assert convert(empty, LossRecorder(), anthropic) is not None
+    assert asked == ["claude-sonnet-4-5", "claude-opus-5-5", "claude-opus-5-5"]

@@ -417,6 +417,9 @@ def _signed_blocks(
     if signed:
         into += map(_as_came, blocks)
         return len(blocks)
+    unsigned = _unsigned(blocks, context)  # litellm's usual turn with no signature: one block of a text alone
+    if unsigned and _unsigned_again(context, index):
+        return 1
     losses = context.losses.count()
     thinking = decode_blocks(blocks, message["reasoning_content"])[0]  # decode_reasoning's of these two fields
     came = len(thinking) == len(blocks)
@@ -424,6 +427,8 @@ def _signed_blocks(
         written = encode_thinking(part, context, ("messages", index, "content", position))
         if written is None:  # dropped, reported (another provider's reasoning)
             came = False
+            if unsigned and len(thinking) == 1:  # what dropping it reported, kept for the model's later turns
+                _unsigned_dropped(context, context.losses.below(losses, ("messages", index, "content", 0)))
             continue
         if written["type"] == "text":  # sent as text (the unsigned_thinking option): the canonical path's
             raise UnadmittedError
@@ -453,6 +458,44 @@ what the writer reports)."""
 
 
 _SIGNATURE = itemgetter("signature")
+
+
+def _unsigned(blocks: list[dict[str, Any]], context: AnthropicContext) -> bool:
+    """Whether litellm's ``blocks`` are one ``thinking`` block of a text (not empty) and no signature,
+    in a request with no options (given by a stored request: its alone): the part the reader reads
+    of it (``decode_blocks``) differs from another such turn's in its text alone, which the
+    writer's ``encode_thinking`` drops unread, reporting what depends on the request's model
+    (:func:`_verdict_key`), so a report proved once is that of every such turn
+    (:data:`_UNSIGNED_REPORTS`)."""
+    if len(blocks) != 1 or context.options:
+        return False
+    block = blocks[0]
+    return len(block) == 2 and "data" not in block and bool(block["thinking"])
+
+
+def _unsigned_again(context: AnthropicContext, index: int) -> bool:
+    """Whether an :func:`_unsigned` block's dropping was proved for this model: then reported again at
+    its place (the turn's first part), the rule not asked."""
+    report = _UNSIGNED_REPORTS.get(_verdict_key(context))
+    if report is None:
+        return False
+    context.losses.repeat(report, ("messages", index, "content", 0))
+    return True
+
+
+def _unsigned_dropped(context: AnthropicContext, report: list[tuple[Steps, str, str, LossKind]] | None) -> None:
+    """Keep ``report``, what the writer's rule reported dropping an :func:`_unsigned` block (None: one
+    not below the block's place, kept nowhere)."""
+    if report is not None:
+        if len(_UNSIGNED_REPORTS) >= _MAX_MARKERS:  # (a model is the caller's text)
+            _UNSIGNED_REPORTS.clear()
+        _UNSIGNED_REPORTS[_verdict_key(context)] = report
+
+
+_UNSIGNED_REPORTS: dict[tuple[object, ...], list[tuple[Steps, str, str, LossKind]]] = forgotten_with_kits({})
+"""What the writer's rules reported dropping litellm's unsigned block (:func:`_unsigned`), by what
+decides it (:func:`_verdict_key`): kept across requests, as :data:`_SIGNED_VERDICTS`; forgotten
+when a kit is made (its declarations decide what the writer reports)."""
 
 
 def _as_came(block: Mapping[str, Any]) -> dict[str, Any]:
