@@ -132,6 +132,9 @@ _OPENAI_CHAT: dict[str, Variant] = {
     "a reasoning text on every turn": lambda body: [
         message.update(reasoning="I look at it.") for message in _assistants(body)
     ],
+    "a reasoning_content text on every turn (vLLM, DeepSeek)": lambda body: [
+        message.update(reasoning_content="I look at it.") for message in _assistants(body)
+    ],
     "an assistant's name": lambda body: [message.update(name="coder") for message in _assistants(body)],
     "the SDK's assistant nulls": lambda body: [
         message.update(refusal=None, audio=None, function_call=None, annotations=[]) for message in _assistants(body)

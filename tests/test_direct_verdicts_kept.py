@@ -158,17 +158,22 @@ def test_the_kept_verdicts_are_forgotten_when_a_kit_is_made() -> None:
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     anthropic = chatcodec.get_codec("anthropic")
+    # first: the first Gemini bag a process claims loads Gemini's kit, which forgets them all
+    assert convert(_gemini_body(), LossRecorder(), anthropic) is not None
     assert convert(copy.deepcopy(_MARKED_BODIES["a marked system part"]), LossRecorder(), anthropic) is not None
     assert convert(_signed_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
     assert convert(_unsigned_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
+    assert convert(_gemini_body(), LossRecorder(), anthropic) is not None
     marked = openai_chat_to_anthropic._MARKED_TEXTS
     signed = openai_chat_to_anthropic._SIGNED_VERDICTS
     unsigned = openai_chat_to_anthropic._UNSIGNED_REPORTS
+    calls = openai_chat_to_anthropic._SIGNED_CALLS
     assert marked
     assert signed
     assert unsigned
+    assert calls
     contract.ProviderKit("acme-kept-verdicts", meaningful_markers={"_mode": "the server reads it"})
-    assert (marked, signed, unsigned) == ({}, {}, {})
+    assert (marked, signed, unsigned, calls) == ({}, {}, {}, {})
 
 
 @pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
@@ -206,3 +211,39 @@ def test_a_kept_report_of_an_unsigned_block_asks_the_rule_of_no_later_turn(monke
     empty["messages"][2].update(reasoning_content="", thinking_blocks=[{"type": "thinking", "thinking": ""}])
     assert convert(empty, LossRecorder(), anthropic) is not None
     assert asked == ["claude-sonnet-4-5", "claude-opus-5-5", "claude-opus-5-5"]
+
+
+def _gemini_body(steps: int = 3) -> dict[str, Any]:
+    """A session on Gemini's OpenAI compatibility: each turn's call carries its thought signature."""
+    body = _signed_body("claude-sonnet-4-5", steps)
+    for message in body["messages"]:
+        for call in message.pop("tool_calls", None) or ():
+            message["tool_calls"] = [{**call, "extra_content": {"google": {"thought_signature": "c2ln"}}}]
+        message.pop("thinking_blocks", None)
+        message.pop("reasoning_content", None)
+    return body
+
+
+def test_a_signed_calls_report_is_proved_once_and_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first call with Gemini's signature is read by the reader's ``decode_tool_call`` and its bag
+    claimed by the writer's kit; later calls, of this request and the next, repeat that report (each
+    at its call's place) and are written as plain calls; the outcome is the canonical path's."""
+    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_CALLS", {})
+    equal_to_canonical(_gemini_body(), "openai-chat", "anthropic")
+    read: list[str] = []
+    decode = openai_chat_to_anthropic.decode_tool_call
+
+    def counted(call: dict[str, Any]) -> dict[str, Any]:
+        read.append(call["id"])
+        return decode(call)
+
+    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_CALLS", {})
+    monkeypatch.setattr(openai_chat_to_anthropic, "decode_tool_call", counted)
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(_gemini_body(), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert read == ["call_0"]
+    assert [loss.path for loss in recorder.losses] == [f"$.messages[{2 * step + 2}].tool_calls[0]" for step in range(3)]
+    equal_to_canonical(_gemini_body(steps=4), "openai-chat", "anthropic")
+    assert read == ["call_0"]

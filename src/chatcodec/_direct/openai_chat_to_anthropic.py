@@ -383,11 +383,42 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         if "extra_content" not in call:  # the usual call (a look: no ``len`` call a call)
             function = call["function"]
             part = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
-        else:  # Gemini's signature beside it (the walk proved no other): the reader's reading of the call
-            part = decode_tool_call(call)
+        else:  # Gemini's signature beside it (the walk proved no other): its bag claimed, then the usual call
+            part = _signed_call(call, context, ("messages", index, "content", position))
         blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
         position += 1
     return blocks
+
+
+def _signed_call(call: dict[str, Any], context: AnthropicContext, at: Steps) -> dict[str, Any]:
+    """A call with Gemini's thought signature (``extra_content``, the walk proved it alone beside the
+    call's fields) as the part the pass writes by the writer's call rule, its bag claimed first at
+    ``at`` as that rule claims it (a signature not carried: another provider's data, reported).
+    The reader keeps the signature in the part's bag (``decode_tool_call``), the rest of the part a
+    plain call's; the writer claims the bag, restores nothing of it and writes the rest as a plain
+    call's. What the claim reports names the bag's keys, never its signature: proved on the first
+    such call (read, claimed) and repeated for later ones (:data:`_SIGNED_CALLS`); a claim that
+    restores a field hands the call to the rule whole."""
+    report = _SIGNED_CALLS.get(context.for_request)
+    if report is None or not call["extra_content"]["google"]["thought_signature"]:
+        part = decode_tool_call(call)
+        count = context.losses.count()
+        if TARGET_KIT.claim(context.losses, part.get("provider_metadata"), at):  # a field restored
+            context.losses.take_back(count)
+            return part
+        del part["provider_metadata"]
+        found = context.losses.below(count, at)
+        if found is not None and part["arguments"] == call["function"]["arguments"]:
+            _SIGNED_CALLS[context.for_request] = found
+        return part
+    context.losses.repeat(report, at)
+    function = call["function"]
+    return {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+
+
+_SIGNED_CALLS: dict[bool, list[tuple[Steps, str, str, LossKind]]] = forgotten_with_kits({})
+"""What the writer's claim reports of a call's Gemini signature, by whether a request is written
+(:func:`_signed_call`); forgotten when a kit is made (its declarations decide what the writer reports)."""
 
 
 def _signed_blocks(
