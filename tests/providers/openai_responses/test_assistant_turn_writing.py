@@ -13,6 +13,7 @@ import pytest
 import chatcodec
 from chatcodec import Loss
 from chatcodec._losses import LossRecorder
+from chatcodec._providers.openai_responses import items
 from chatcodec._providers.openai_responses.items import encode_assistant
 
 _CALL = {"type": "tool_use", "id": "call_1", "name": "bash", "arguments": '{"command": "ls"}'}
@@ -89,3 +90,37 @@ def test_reasoning_content_into_responses_is_one_loss_a_turn() -> None:
     assert [(loss.path, loss.what) for loss in losses] == [
         ("$.messages[1].reasoning_content", "reasoning from openai-chat")
     ]
+
+
+_SIGNED_CALL = {**_CALL, "provider_metadata": {"gemini": {"thoughtSignature": "c2ln"}}}
+"""A call as the OpenAI Chat reader reads one with Gemini's thought signature: another provider's bag."""
+
+
+@pytest.mark.parametrize(
+    "content",
+    [[_SIGNED_CALL], [_FOREIGN_REASONING, _TEXT, _SIGNED_CALL, {**_CALL, "id": "call_2"}], [_SIGNED_CALL, _TEXT]],
+    ids=["alone", "after reasoning and a text", "before a text"],
+)
+def test_a_call_with_another_providers_bag_alone_is_written_without_the_item_writer(
+    content: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``request_turn`` claims such a bag (reported at the call's place) and writes the call as a
+    plain one, as the :class:`ItemWriter` writes it (the oracle, run on the same parts)."""
+    expected = LossRecorder()
+    wanted = items._written_turn(content, 0, [], expected, ("messages", 1))
+    monkeypatch.setattr(items, "_written_turn", _refused)
+    recorder = LossRecorder()
+    assert items.request_turn(content, recorder, ("messages", 1), set()) == wanted
+    assert [(loss.path, loss.what) for loss in recorder.losses] == [(loss.path, loss.what) for loss in expected.losses]
+    assert any(loss.what.startswith("gemini data") for loss in recorder.losses)
+
+
+def test_a_call_with_this_providers_bag_is_the_item_writers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(items, "_written_turn", _refused)
+    own = {**_CALL, "provider_metadata": {"openai-responses": {"id": "fc_1"}}}
+    with pytest.raises(AssertionError, match="the ItemWriter"):
+        items.request_turn([own], LossRecorder(), ("messages", 1), set())
+
+
+def _refused(*_: object) -> list[dict[str, Any]]:
+    raise AssertionError("the ItemWriter")

@@ -138,7 +138,10 @@ def request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[
             else:
                 items.append({"role": "assistant", "content": part["text"]})
             after_text = True
-        elif kind == "tool_use" and len(part) == PLAIN_TOOL_USE and part["arguments"][:1] == "{":
+        elif kind == "tool_use" and (
+            (len(part) == PLAIN_TOOL_USE and part["arguments"][:1] == "{")
+            or _foreign_bag_alone(part, losses, (*at, "content", index))
+        ):
             name = part["name"]
             if name not in SENT_AS_IS:
                 name = request_tool_name(name, losses, (*at, "content", index))
@@ -149,6 +152,21 @@ def request_turn(parts: list[Part], losses: LossRecorder, at: Steps, holds: set[
         elif not (kind == "thinking" and _foreign_reasoning(part, losses, (*at, "content", index))):
             return note_call_ids(_written_turn(parts, index, items, losses, at), holds)
     return items
+
+
+def _foreign_bag_alone(part: Part, losses: LossRecorder, at: Steps) -> bool:
+    """Whether a call's part is a plain call's fields and another provider's bag alone (Gemini's
+    thought signature on a call of an agent on its OpenAI compatibility, sent back every turn),
+    its arguments opening a JSON object: then the bag is claimed here, reported as lost at ``at``,
+    and the call written as a plain one, as the :class:`ItemWriter`'s ``encode_tool_use`` writes
+    a call whose bag holds nothing of this provider's (it restores no field of it)."""
+    if len(part) != PLAIN_TOOL_USE + 1:
+        return False
+    metadata = part.get("provider_metadata")
+    if metadata is None or PROVIDER in metadata or part.get("arguments", "")[:1] != "{":
+        return False
+    KIT.claim(losses, metadata, at)
+    return True
 
 
 def _foreign_reasoning(part: Part, losses: LossRecorder, at: Steps) -> bool:
