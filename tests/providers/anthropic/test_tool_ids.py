@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 from chatcodec._providers.anthropic.request import tool_id_map
@@ -116,3 +119,31 @@ def test_response_tool_ids_are_rewritten_and_restored() -> None:
     body = chatcodec.encode_response("anthropic", response, on_loss="ignore", losses=losses)
     assert body["content"][0]["id"] == "cc-functions_2ex_3a0"
     assert chatcodec.decode_response("anthropic", body).message.tool_calls[0].id == "functions.x:0"
+
+
+_MAPPINGS = {
+    "anthropic": "chatcodec._providers.anthropic.tool_ids",
+    "bedrock": "chatcodec._providers.families.aws.tool_ids",
+}
+
+
+@pytest.mark.parametrize("provider", sorted(_MAPPINGS))
+@settings(max_examples=300, deadline=None)
+@given(tool_id=st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,40}", fullmatch=True))
+def test_an_ascii_identifier_asked_first_is_what_the_pattern_accepts(provider: str, tool_id: str) -> None:
+    """The mappings flagged ``identifiers`` take an ASCII identifier without their pattern's match
+    (``str.isidentifier``, asked first): each pattern accepts every one, so the answer is its own."""
+    mapping = importlib.import_module(_MAPPINGS[provider]).MAPPING
+    assert mapping.identifiers
+    assert mapping.valid.match(tool_id)
+    assert mapping.sanitize(tool_id) == tool_id
+
+
+def test_responses_call_ids_take_an_identifier_first_within_the_length() -> None:
+    from chatcodec._providers.openai_responses.rules import CALL_ID_MAX_LENGTH, CALL_IDS
+
+    assert CALL_IDS.identifiers
+    fits, long = "c" * CALL_ID_MAX_LENGTH, "c" * (CALL_ID_MAX_LENGTH + 1)
+    assert CALL_IDS.sanitize(fits) == fits
+    assert CALL_IDS.sanitize(long) != long  # the length still asked first
+    assert CALL_IDS.hashed(long)

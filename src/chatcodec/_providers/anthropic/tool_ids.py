@@ -56,7 +56,7 @@ __all__ = [
     "tool_id_rewrites",
 ]
 
-MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_-]+\Z")
+MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_-]+\Z", identifiers=True)
 """Anthropic's rule: the pattern of the API's 400, no length limit."""
 
 

@@ -37,7 +37,7 @@ pass, which writes every ``call_id`` itself, says whether the body holds one
 (:func:`note_call_ids`, or inline where a part's id is written), so the rule walks the
 items only when one is there."""
 
-CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH)
+CALL_IDS = ToolIdMapping(r"(?s).+\Z", CALL_ID_MAX_LENGTH, identifiers=True)
 """Any id of up to 64 characters is kept; a longer one is hashed to 64."""
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 MAX_LENGTH = 64
 """Longest tool id Bedrock accepts (its tool names follow ``tool_names.COMMON_TOOL_NAMES``)."""
 
-MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_.:-]+\Z", max_length=MAX_LENGTH)
+MAPPING = ToolIdMapping(r"\A[a-zA-Z0-9_.:-]+\Z", max_length=MAX_LENGTH, identifiers=True)
 """Bedrock's ``ToolUseId`` rule."""
 
 
