@@ -17,7 +17,7 @@ import pytest
 
 import chatcodec
 from chatcodec import contract
-from chatcodec._direct import openai_chat_to_anthropic
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import direct_path
 from chatcodec._losses import LossRecorder
 from direct_outcomes import equal_to_canonical
@@ -246,4 +246,23 @@ def test_a_signed_calls_report_is_proved_once_and_repeated(monkeypatch: pytest.M
     assert read == ["call_0"]
     assert [loss.path for loss in recorder.losses] == [f"$.messages[{2 * step + 2}].tool_calls[0]" for step in range(3)]
     equal_to_canonical(_gemini_body(steps=4), "openai-chat", "anthropic")
+    assert read == ["call_0"]
+
+
+def test_a_signed_calls_reading_into_responses_is_proved_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Into Responses the reader's reading of a call with Gemini's signature is proved on the first
+    (``decode_tool_call``) and later calls are the plain part with the signature attached by the
+    reader's own ``attach_signature``; the outcome is the canonical path's."""
+    monkeypatch.setattr(openai_chat_to_openai_responses, "_SIGNED_READ", {})
+    read: list[str] = []
+    decode = openai_chat_to_openai_responses.decode_tool_call
+
+    def counted(call: dict[str, Any]) -> dict[str, Any]:
+        read.append(call["id"])
+        return decode(call)
+
+    monkeypatch.setattr(openai_chat_to_openai_responses, "decode_tool_call", counted)
+    equal_to_canonical(_gemini_body(), "openai-chat", "openai-responses")
+    assert read == ["call_0"]
+    equal_to_canonical(_gemini_body(steps=4), "openai-chat", "openai-responses")
     assert read == ["call_0"]

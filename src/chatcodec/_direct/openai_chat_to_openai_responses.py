@@ -47,6 +47,7 @@ from chatcodec._direct.openai_chat_source import (
 )
 from chatcodec._direct.top_levels.openai_chat_to_openai_responses import usual, write
 from chatcodec._providers.contract.context import Reading
+from chatcodec._providers.families.google.thought_signatures import attach_signature
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
@@ -308,12 +309,35 @@ def _said(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         parts = [] if content is None or message.get("tool_calls") else [{"type": "text", "text": content}]
     for call in message.get("tool_calls") or ():
         if "extra_content" in call:  # Gemini's signature beside it (the walk proved no other): the reader's reading
-            parts.append(decode_tool_call(call))
+            parts.append(_signed_call(call))
             continue
         function = call["function"]
         name, arguments = function["name"], function["arguments"]
         parts.append({"type": "tool_use", "id": call["id"], "name": name, "arguments": arguments})
     return parts
+
+
+def _signed_call(call: dict[str, Any]) -> dict[str, Any]:
+    """The reader's part of a call with Gemini's thought signature (the walk proved its shape: a
+    plain call's fields and ``extra_content.google.thought_signature`` alone): a plain call's part
+    with the signature attached to it by the reader's own ``attach_signature``. What
+    ``decode_tool_call`` reads of that shape differs from call to call in those texts alone, so
+    its reading of the first such call (a signature not empty) proves the attachment the same
+    (:data:`_SIGNED_READ`), and later calls are not read again."""
+    function = call["function"]
+    plain = {"type": "tool_use", "id": call["id"], "name": function["name"], "arguments": function["arguments"]}
+    signature = call["extra_content"]["google"]["thought_signature"]
+    if _SIGNED_READ and signature:
+        return attach_signature(plain, signature)
+    part = decode_tool_call(call)
+    if signature and part == attach_signature(plain, signature):
+        _SIGNED_READ[True] = True
+    return part
+
+
+_SIGNED_READ: dict[bool, bool] = forgotten_with_kits({})
+"""Holds one entry once :func:`_signed_call` proved the reader's reading of a signed call (kept for
+the process; forgotten when a kit is made, as the reader's bags are its kit's)."""
 
 
 _STAND_INS: dict[tuple[Any, ...], list[dict[str, Any]] | None] = forgotten_with_kits({})
