@@ -6,7 +6,8 @@ canonical message read: this format's ``AdmittedOrigins``).
 
 Every pair from OpenAI Chat admits the same shapes (what its reader reads as plain: a
 leading system prompt of text or text parts, user text, images and documents (OpenAI's ``file``
-part), assistant text, reasoning and function calls, litellm's signed ``thinking_blocks`` with
+part), assistant text, reasoning and function calls (their ``type`` given or left out), a final
+assistant turn of text (a prefill), litellm's ``thinking_blocks`` (signed, redacted or of a text alone) with
 the ``reasoning_content`` that copies them, tool results of text or text parts, images (a
 screenshot tool's) and documents, and the tool's ``name`` litellm's clients send, an SDK dump's
 ``null`` fields (litellm's ``provider_specific_fields`` too), the ``{"type": "ephemeral"}`` cache

@@ -6,8 +6,9 @@ that list again. Here the messages as given, proved by the admission walk to be 
 reader's closed front (:data:`~chatcodec._providers.openai_chat.common_shapes.COMMON_MESSAGES`)
 takes, with no copy built (:func:`~.openai_chat_source.admitted`), are written
 as Anthropic turns in one pass, for the shapes an agent's history is made of: a leading
-system prompt (and a harness's system message mid-session, a system turn by the writer's own
-``encode_messages``, which the target rules move for a model that takes none), user text and
+system prompt (and a harness's system or developer message mid-session, a system turn by the writer's own
+``encode_messages``, which the target rules move for a model that takes none), a final assistant
+turn (a prefill, trimmed by the writer's prefill rule), user text and
 images, assistant text, reasoning (litellm's signed ``thinking_blocks`` too) and function calls,
 tool results of text and images, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
