@@ -17,7 +17,7 @@ import pytest
 
 import chatcodec
 from chatcodec import contract
-from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_anthropic_signed, openai_chat_to_openai_responses
 from chatcodec._direct.table import direct_path
 from chatcodec._losses import LossRecorder
 from direct_outcomes import equal_to_canonical
@@ -123,24 +123,24 @@ def _unsigned_body(model: str, steps: int = 3) -> dict[str, Any]:
 
 @pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
 def test_signed_turns_equal_to_canonical_first_and_later(model: str) -> None:
-    openai_chat_to_anthropic._SIGNED_VERDICTS.clear()
+    openai_chat_to_anthropic_signed._SIGNED_VERDICTS.clear()
     equal_to_canonical(_signed_body(model), "openai-chat", "anthropic")
-    assert openai_chat_to_anthropic._SIGNED_VERDICTS
+    assert openai_chat_to_anthropic_signed._SIGNED_VERDICTS
     equal_to_canonical(_signed_body(model, steps=4), "openai-chat", "anthropic")
 
 
 def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_VERDICTS", {})
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_VERDICTS", {})
     asked: list[str] = []
-    rule = openai_chat_to_anthropic.encode_thinking
+    rule = openai_chat_to_anthropic_signed.encode_thinking
 
     def counted(part: dict[str, Any], context: Any, at: Any) -> Any:
         asked.append(context.model)
         return rule(part, context, at)
 
-    monkeypatch.setattr(openai_chat_to_anthropic, "encode_thinking", counted)
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "encode_thinking", counted)
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     anthropic = chatcodec.get_codec("anthropic")
@@ -165,9 +165,9 @@ def test_the_kept_verdicts_are_forgotten_when_a_kit_is_made() -> None:
     assert convert(_unsigned_body("claude-sonnet-4-5"), LossRecorder(), anthropic) is not None
     assert convert(_gemini_body(), LossRecorder(), anthropic) is not None
     marked = openai_chat_to_anthropic._MARKED_TEXTS
-    signed = openai_chat_to_anthropic._SIGNED_VERDICTS
-    unsigned = openai_chat_to_anthropic._UNSIGNED_REPORTS
-    calls = openai_chat_to_anthropic._SIGNED_CALLS
+    signed = openai_chat_to_anthropic_signed._SIGNED_VERDICTS
+    unsigned = openai_chat_to_anthropic_signed._UNSIGNED_REPORTS
+    calls = openai_chat_to_anthropic_signed._SIGNED_CALLS
     assert marked
     assert signed
     assert unsigned
@@ -178,24 +178,24 @@ def test_the_kept_verdicts_are_forgotten_when_a_kit_is_made() -> None:
 
 @pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-opus-5-5"])
 def test_unsigned_turns_equal_to_canonical_first_and_later(model: str) -> None:
-    openai_chat_to_anthropic._UNSIGNED_REPORTS.clear()
+    openai_chat_to_anthropic_signed._UNSIGNED_REPORTS.clear()
     equal_to_canonical(_unsigned_body(model), "openai-chat", "anthropic")
-    assert openai_chat_to_anthropic._UNSIGNED_REPORTS
+    assert openai_chat_to_anthropic_signed._UNSIGNED_REPORTS
     equal_to_canonical(_unsigned_body(model, steps=4), "openai-chat", "anthropic")
 
 
 def test_a_kept_report_of_an_unsigned_block_asks_the_rule_of_no_later_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first unsigned turn asks the writer's rule (which drops it and reports); later turns and
     requests to the same model repeat that report, another model asks again; an empty text asks."""
-    monkeypatch.setattr(openai_chat_to_anthropic, "_UNSIGNED_REPORTS", {})
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_UNSIGNED_REPORTS", {})
     asked: list[str] = []
-    rule = openai_chat_to_anthropic.encode_thinking
+    rule = openai_chat_to_anthropic_signed.encode_thinking
 
     def counted(part: dict[str, Any], context: Any, at: Any) -> Any:
         asked.append(context.model)
         return rule(part, context, at)
 
-    monkeypatch.setattr(openai_chat_to_anthropic, "encode_thinking", counted)
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "encode_thinking", counted)
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     anthropic = chatcodec.get_codec("anthropic")
@@ -228,17 +228,17 @@ def test_a_signed_calls_report_is_proved_once_and_repeated(monkeypatch: pytest.M
     """The first call with Gemini's signature is read by the reader's ``decode_tool_call`` and its bag
     claimed by the writer's kit; later calls, of this request and the next, repeat that report (each
     at its call's place) and are written as plain calls; the outcome is the canonical path's."""
-    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_CALLS", {})
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_CALLS", {})
     equal_to_canonical(_gemini_body(), "openai-chat", "anthropic")
     read: list[str] = []
-    decode = openai_chat_to_anthropic.decode_tool_call
+    decode = openai_chat_to_anthropic_signed.decode_tool_call
 
     def counted(call: dict[str, Any]) -> dict[str, Any]:
         read.append(call["id"])
         return decode(call)
 
-    monkeypatch.setattr(openai_chat_to_anthropic, "_SIGNED_CALLS", {})
-    monkeypatch.setattr(openai_chat_to_anthropic, "decode_tool_call", counted)
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_CALLS", {})
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "decode_tool_call", counted)
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     recorder = LossRecorder()
