@@ -221,9 +221,31 @@ _HELPED: dict[str, Any] = {
 (``tests/test_sdk_helpers_dump.py`` builds it with the SDK)."""
 
 
+_LEFT_OUT: dict[str, Any] = {
+    "model": "m",
+    "messages": [
+        {"role": "system", "content": "You fix bugs."},
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "reasoning_content": "I look.",
+            "thinking_blocks": [{"type": "thinking", "thinking": "I look."}],
+            "tool_calls": [{"id": "call_1", "function": {"arguments": "{}", "name": "f"}}],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "done"},
+        {"role": "developer", "content": "Run the tests."},
+        {"role": "user", "content": "and?"},
+        {"role": "assistant", "content": "It is"},
+    ],
+}
+"""What clients leave out or add beside the usual shapes, which the walk takes: a call without its ``type``,
+litellm's thinking block with no signature, a developer message mid-session, a prefilled answer."""
+
+
 def _bases() -> list[dict[str, Any]]:
     with gzip.open(_SESSION, "rt") as session:
-        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, _LITELLM, _HELPED, json.load(session)]
+        return [_PLAIN, _PARTS, _REASONED, _DOCUMENTS, _LITELLM, _HELPED, _LEFT_OUT, json.load(session)]
 
 
 _BASES = _bases()
