@@ -266,3 +266,13 @@ def test_a_signed_calls_reading_into_responses_is_proved_once(monkeypatch: pytes
     assert read == ["call_0"]
     equal_to_canonical(_gemini_body(steps=4), "openai-chat", "openai-responses")
     assert read == ["call_0"]
+
+
+def test_an_empty_signature_first_proves_nothing_for_later_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process whose first signed call carries an empty signature keeps no report from it: the
+    later calls (a signature each) are read and reported as the canonical path reports them."""
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_CALLS", {})
+    body = _gemini_body(steps=3)
+    body["messages"][2]["tool_calls"][0]["extra_content"]["google"]["thought_signature"] = ""
+    equal_to_canonical(body, "openai-chat", "anthropic")
+    equal_to_canonical(_gemini_body(steps=2), "openai-chat", "anthropic")

@@ -37,15 +37,16 @@ def signed_call(call: dict[str, Any], context: AnthropicContext, at: Steps) -> d
     such call (read, claimed) and repeated for later ones (:data:`_SIGNED_CALLS`); a claim that
     restores a field hands the call to the rule whole."""
     report = _SIGNED_CALLS.get(context.for_request)
-    if report is None or not call["extra_content"]["google"]["thought_signature"]:
+    signature = call["extra_content"]["google"]["thought_signature"]
+    if report is None or not signature:  # (an empty signature: read and claimed, its report kept nowhere)
         part = decode_tool_call(call)
         count = context.losses.count()
         if TARGET_KIT.claim(context.losses, part.get("provider_metadata"), at):  # a field restored
             context.losses.take_back(count)
             return part
-        del part["provider_metadata"]
+        part.pop("provider_metadata", None)
         found = context.losses.below(count, at)
-        if found is not None and part["arguments"] == call["function"]["arguments"]:
+        if signature and found is not None and part["arguments"] == call["function"]["arguments"]:
             _SIGNED_CALLS[context.for_request] = found
         return part
     context.losses.repeat(report, at)
