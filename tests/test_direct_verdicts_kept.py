@@ -129,10 +129,8 @@ def test_signed_turns_equal_to_canonical_first_and_later(model: str) -> None:
     equal_to_canonical(_signed_body(model, steps=4), "openai-chat", "anthropic")
 
 
-def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_VERDICTS", {})
+def _thinking_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The writer's ``encode_thinking``, as the signed parts' module calls it, counted: the model of each call."""
     asked: list[str] = []
     rule = openai_chat_to_anthropic_signed.encode_thinking
 
@@ -141,6 +139,14 @@ def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(
         return rule(part, context, at)
 
     monkeypatch.setattr(openai_chat_to_anthropic_signed, "encode_thinking", counted)
+    return asked
+
+
+def test_a_kept_verdict_asks_the_rules_of_no_turn_and_another_model_asks_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(openai_chat_to_anthropic_signed, "_SIGNED_VERDICTS", {})
+    asked = _thinking_asked(monkeypatch)
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     anthropic = chatcodec.get_codec("anthropic")
@@ -188,14 +194,7 @@ def test_a_kept_report_of_an_unsigned_block_asks_the_rule_of_no_later_turn(monke
     """The first unsigned turn asks the writer's rule (which drops it and reports); later turns and
     requests to the same model repeat that report, another model asks again; an empty text asks."""
     monkeypatch.setattr(openai_chat_to_anthropic_signed, "_UNSIGNED_REPORTS", {})
-    asked: list[str] = []
-    rule = openai_chat_to_anthropic_signed.encode_thinking
-
-    def counted(part: dict[str, Any], context: Any, at: Any) -> Any:
-        asked.append(context.model)
-        return rule(part, context, at)
-
-    monkeypatch.setattr(openai_chat_to_anthropic_signed, "encode_thinking", counted)
+    asked = _thinking_asked(monkeypatch)
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     anthropic = chatcodec.get_codec("anthropic")
