@@ -89,6 +89,9 @@ ALLOWED_MODULES: dict[str, str] = {
     "folders' own per-part functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/openai_chat_to_anthropic_reasoned.py": "that direct path's turns of OpenRouter's reasoning, written "
     "by the reader's and writer's own per-part functions once their shape is proved (CONTRIBUTING, Direct paths)",
+    "_direct/openai_chat_to_anthropic_signed.py": "that direct path's signed parts (litellm's thinking blocks, a "
+    "call's Gemini signature), read and written by both folders' own per-part functions, what those answer proved "
+    "once (CONTRIBUTING, Direct paths)",
     "_direct/top_levels/openai_chat_to_anthropic.py": "the top level of that direct path, written by calling both "
     "folders' own per-field functions (CONTRIBUTING, Direct paths): a rule keeps its one home in its folder",
     "_direct/anthropic_to_openai_chat.py": "a direct path writes one pair in one pass by calling both "
