@@ -19,7 +19,11 @@ import pytest
 
 import chatcodec
 from chatcodec._direct.table import canonical_only
-from chatcodec._direct.top_levels import openai_chat_to_anthropic, openai_chat_to_openai_responses
+from chatcodec._direct.top_levels import (
+    openai_chat_to_anthropic,
+    openai_chat_to_openai_responses,
+    openai_chat_usual_remembered,
+)
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat.common_shapes import COMMON_REQUEST
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
@@ -110,6 +114,7 @@ def _sessions(bodies: list[dict[str, Any]], target: str, monkeypatch: pytest.Mon
     """Each body of ``bodies`` in turn, its first request then later ones, written as the canonical
     path writes it; no tools written twice (a body of tools an earlier one sent takes them as written)."""
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
     writings = _Writings(monkeypatch)
     seen: list[object] = []
     for body in bodies:
@@ -163,6 +168,7 @@ def test_marked_tools_are_written_once_as_the_canonical_path_writes_them(
 def test_more_than_four_breakpoints_leave_the_copy_of_the_tools_as_written() -> None:
     """The limit takes the earliest markers off (the tools'): off the request's copy, not the memory's."""
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
     body = _body(_tools((0, 1, 2)), marked_messages=True)
     outputs = [
         chatcodec.convert_request(copy.deepcopy(body), source="openai-chat", target="anthropic", on_loss="ignore")

@@ -22,6 +22,7 @@ import chatcodec
 from chatcodec import Loss
 from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only
+from chatcodec._direct.top_levels import openai_chat_usual_remembered
 from chatcodec._direct.top_levels.openai_chat_to_anthropic import write_tools
 from chatcodec._providers.kit import remembered_tools
 from chatcodec._providers.openai_chat import request_fields, top_level_reading
@@ -100,6 +101,7 @@ class _General:
 @pytest.fixture(autouse=True)
 def _empty_memory() -> None:
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
 
 
 _CLOSED: dict[str, Any] = {
@@ -315,6 +317,7 @@ def test_the_tools_are_remembered_as_written_only_beside_their_reading_with_thei
     assert text is not None
     assert not report
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
     assert remembered_tools.written_whole(tools, FRONT_KEY, write_tools)[0] is None
     first = _convert(_body(_LOSSY))
     found, _, report, _ = remembered_tools.written_whole(_body(_LOSSY)["tools"], FRONT_KEY, write_tools)
@@ -597,7 +600,7 @@ def test_a_shape_whose_trial_differs_is_read_anew_each_time(monkeypatch: pytest.
     """A setting taken as varying whose reading is not its value as it is (the SDK's ``n: 1``, a
     marker of the bag): the trial tells, and each request is read by the decoders."""
     top_level_reading._BY_SHAPE.clear()  # pyright: ignore[reportPrivateUsage]
-    monkeypatch.setattr(top_level_reading, "_VARYING", ("user", "seed", "n"))
+    monkeypatch.setattr(top_level_reading, "VARYING", ("user", "seed", "n"))
     decodings = _Decodings(monkeypatch)
     rows = [_convert(_body(user="u", n=1, max_tokens=9)) for _ in range(3)]
     assert decodings.count == 6  # read and tried each time

@@ -41,7 +41,13 @@ from chatcodec._providers.openai_chat.reasoning_object import read_reasoning_obj
 from chatcodec._providers.openai_chat.rules import RULES as SOURCE_RULES
 from chatcodec._providers.openai_chat.settings import EFFORTS
 from chatcodec._providers.openai_chat.tools import FRONT_KEY
-from chatcodec._providers.openai_chat.top_level_reading import SETTINGS, front_tools, read_settings
+from chatcodec._providers.openai_chat.top_level_reading import (
+    SETTINGS,
+    VARYING,
+    front_tools,
+    read_settings,
+    settings_shape,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,7 +58,15 @@ if TYPE_CHECKING:
     from chatcodec._providers.kit.remembered_tools import Marks, Report
     from chatcodec.contract import Steps
 
-__all__ = ["EFFORTS", "SETTINGS", "front_tools", "read_reasoning_object", "read_settings"]  # to the usual request's
+__all__ = [
+    "EFFORTS",
+    "SETTINGS",
+    "VARYING",
+    "front_tools",
+    "read_reasoning_object",
+    "read_settings",
+    "settings_shape",
+]  # to the usual request's
 
 SOURCE = "openai-chat"
 

@@ -47,7 +47,8 @@ from chatcodec._direct.openai_chat_source import (
 )
 from chatcodec._direct.openai_chat_to_anthropic_reasoned import WriterRules, reasoned_turn
 from chatcodec._direct.openai_chat_to_anthropic_signed import signed_blocks, signed_call
-from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin, finish, usual
+from chatcodec._direct.top_levels.openai_chat_to_anthropic import begin_remembering, begun, finish, usual
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import recall
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
 from chatcodec._providers.anthropic.messages import (
@@ -113,11 +114,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
+    remembered = recall(payload, writer)  # a top level of this text written before (most of a first sight's)
+    found = None if remembered is not None else usual(payload, writer, noted)  # the usual agent request
     messages, starts, general = admission
     developer = messages[0]["role"] == "developer"
     later = bool(general) and _later_developer(messages, general)  # (a harness's, mid-session)
-    if found is None:  # (a developer message, which the writer reports before its top level: the canonical path's)
+    if found is None and remembered is None:  # (a developer message, reported before it: the canonical path's)
         return (
             None
             if developer or later
@@ -130,7 +132,12 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     elif developer:
         report_developer_roles(messages[:1], recorder, CAPABILITIES.display_name)
     try:
-        wire, context = begin(payload, found, recorder, noted, admission)
+        if found is not None:
+            wire, context = begin_remembering(payload, found, recorder, noted, admission, writer=writer)
+        elif remembered is not None:
+            wire, context, found = begun(payload, remembered, recorder, noted, admission)
+        else:  # (neither: written above)
+            return None
         return finish(wire, write_turns(admission[0], context, noted, admission[2]), found, context)
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None

@@ -31,11 +31,14 @@ raises on the way hands the conversion to the canonical path, the oracle.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember
+from chatcodec._losses import LossRecorder
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -48,7 +51,7 @@ from chatcodec._providers.anthropic.request import (
 )
 from chatcodec._providers.anthropic.settings import encode_settings
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
-from chatcodec._providers.contract.context import NO_OPTIONS
+from chatcodec._providers.contract.context import NO_OPTIONS, Reading
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import NO_MARKS
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
@@ -56,9 +59,10 @@ from chatcodec._providers.openai_chat.tools import decode_tool_choice
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
-    from chatcodec._losses import LossRecorder, Steps
+    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun, Written
+    from chatcodec._losses import Steps
     from chatcodec._providers.anthropic.encode_context import Breakpoint
-    from chatcodec._providers.contract.context import Reading
+    from chatcodec._providers.contract.target_rules import ProviderRules
     from chatcodec._providers.kit.remembered_tools import Marks
 
 TARGET = "anthropic"
@@ -88,19 +92,7 @@ def begin(
         decode_tool_choice(payload, canonical)
     kept = found.kept  # OpenRouter's objects: its reasoning read by the reader's decoder, written by finish
     claim_bag(found, TARGET_KIT.claim, recorder, read_kept(kept, canonical) if "reasoning" in kept else kept)
-    context = AnthropicContext(  # each field given: a default's factory is a call made cold
-        TARGET,
-        recorder,
-        model=canonical["model"],
-        options=NO_OPTIONS,
-        rules=found.rules,
-        holds=set(),  # what the target rules look for, noted as written
-        reading=noted,
-        breakpoints=[],
-        signed={},
-        call_ids=set(),
-        renamed={},
-    )
+    context = _context(canonical, found.rules, recorder, noted)
     wire: dict[str, Any] = {}
     encode_required(canonical, wire, context)
     if found.written is not None:
@@ -114,6 +106,75 @@ def begin(
     encode_choice(canonical, wire, context)
     recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
     return wire, context
+
+
+def begin_remembering(
+    payload: dict[str, Any],
+    found: Usual,
+    recorder: LossRecorder,
+    noted: Reading,
+    admission: Admission,
+    *,
+    writer: Codec,
+) -> tuple[dict[str, Any], AnthropicContext]:
+    """:func:`begin`, its writing remembered for ``writer`` by the body's text when it is a function of
+    it (:func:`~.openai_chat_usual_remembered.remember`; :func:`begun` writes a body of that text)."""
+    count = recorder.count()
+    wire, context = begin(payload, found, recorder, noted, admission)
+    if not context.holds and len(context.breakpoints) == len(found.marks):  # (all it noted: on the tools)
+        again = partial(_again, writer=writer, admission=admission)
+        remember(payload, writer, (found, wire, recorder.below(count, ())), found.marks, again)
+    return wire, context
+
+
+def begun(
+    payload: dict[str, Any], remembered: Begun, recorder: LossRecorder, noted: Reading, admission: Admission
+) -> tuple[dict[str, Any], AnthropicContext, Usual]:
+    """What :func:`begin` wrote for a body of ``payload``'s text (``remembered``), for ``payload``: the
+    wire fields and the writer's context, the losses reported again and the breakpoints noted again
+    on this copy's tools; and the reading :func:`finish` writes the rest of the body from."""
+    canonical, wire = remembered.read(payload)
+    if remembered.report:
+        recorder.repeat(remembered.report, ())
+    context = _context(canonical, remembered.rules, recorder, noted)
+    for index, at in remembered.marks:
+        context.cache(wire["tools"][index], None, at)
+    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    return wire, context, Usual(canonical, remembered.rules)
+
+
+def _again(trial: dict[str, Any], *, writer: Codec, admission: Admission) -> Written | None:
+    """:func:`begin` of a trial body (another client's values: :func:`begin_remembering`), with a
+    reading and losses of its own; None when the usual request refuses it or a rule raises."""
+    noted = Reading()
+    found = usual(trial, writer, noted)
+    if found is None:
+        return None
+    recorder = LossRecorder()
+    try:
+        wire = begin(trial, found, recorder, noted, admission)[0]
+    except Exception:  # (the trial's; the request's own writing stands)
+        return None
+    return found, wire, recorder.below(0, ())
+
+
+def _context(
+    canonical: dict[str, Any], rules: ProviderRules | None, recorder: LossRecorder, noted: Reading
+) -> AnthropicContext:
+    """The writer's context the pair writes a usual request in."""
+    return AnthropicContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=canonical["model"],
+        options=NO_OPTIONS,
+        rules=rules,
+        holds=set(),  # what the target rules look for, noted as written
+        reading=noted,
+        breakpoints=[],
+        signed={},
+        call_ids=set(),
+        renamed={},
+    )
 
 
 def finish(wire: dict[str, Any], turns: Turns, found: Usual, context: AnthropicContext) -> dict[str, Any]:

@@ -163,7 +163,7 @@ def _read_by_shape(view: dict[str, Any], shape: tuple[object, ...]) -> tuple[dic
     read = _decoded(view, nulls=False)
     if read is None:
         return None
-    varying = tuple(key for key in _VARYING if key in view)
+    varying = tuple(key for key in VARYING if key in view)
     trial = dict(view)
     for key in varying:
         value = view[key]
@@ -194,7 +194,7 @@ def _varies_alone(
     return marshal.dumps((rest[0], read[1]), 2) == marshal.dumps((rest[1], again[1]), 2)
 
 
-_VARYING = ("user", "safety_identifier", "prompt_cache_key", "seed")
+VARYING = ("user", "safety_identifier", "prompt_cache_key", "seed")
 """The settings a client sends its own value of per session (its end user, its cache key, a seed), which a
 shape's reading is remembered without (:func:`_read_by_shape` proves the decoders copy them)."""
 _BY_SHAPE: dict[tuple[object, ...], Known] = {}
@@ -206,7 +206,7 @@ _MAX_SHAPES = 64
 
 def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
     """The shape of a request's settings in ``view`` (each key, with its value but for a key of
-    :data:`_VARYING`, a client's ``user``, keys and ``seed``, its own per session; a
+    :data:`VARYING`, a client's ``user``, keys and ``seed``, its own per session; a
     ``stream_options``' one flag) when each is a value the closed front takes and copies as it is
     (:data:`_AS_THEY_ARE`: a client's ``user``, ``safety_identifier`` or ``prompt_cache_key``
     text in ASCII, an integer ``seed``, ``n`` or ``top_k`` of 64 bits, the ``stream`` and ``store`` flags, a
@@ -230,7 +230,7 @@ def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
                 return None
             shape.append((key, *value.items()))
             continue
-        shape.append(key if key in _VARYING else (key, value))
+        shape.append(key if key in VARYING else (key, value))
     return tuple(shape)
 
 

@@ -1,0 +1,146 @@
+"""A usual request's top level before its turns, remembered by its shape (issue 107: a first sight's
+cold code).
+
+An agent's client sends the same top level every step and every session: the model, the tools, the
+choice, the limit, its settings, each session with its own ``user`` and ``seed``. Proving those fields
+(:func:`~.openai_chat_usual.usual`), reading the settings, claiming the reader's bag and writing the
+fields before the turns is some ninety calls made once a request: on the request of a session a
+process has not seen, cold code (CPython 3.11 specializes a function at its eighth call), a fifth to
+a third of a 3-step conversion. Here a pair's writing of them (the canonical top level it finishes
+from, the wire fields before the turns, what that writing reported and the cache breakpoints it noted
+on the tools) is kept by the body's keys in their order and one ``marshal`` text of the fields but the
+messages and the client's own values (:data:`VARYING`), and a body of the same text takes one ``loads``
+of it, those values put back where the reading holds them.
+
+Kept only when proved to be a function of that text: the tools as the pair wrote them before (no
+reading noted for the writer), no format's schema (which the reader notes), the client's values read
+as they are (``settings_shape``), and a trial (the pair's writing run again on the body with other such
+values, :func:`remember`) giving those values at their place in the reading and everything else the
+same. The pair's own writing is the oracle: it runs on every miss, and the memory holds its output.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from chatcodec._direct.openai_chat_source import VARYING, settings_shape
+from chatcodec._providers.kit.provider_kit import forgotten_with_kits
+from chatcodec._text_memory import Held
+
+if TYPE_CHECKING:
+    from chatcodec._direct.top_levels.openai_chat_usual import Usual
+    from chatcodec._providers.contract.target_rules import ProviderRules
+    from chatcodec._providers.kit.remembered_tools import Marks, Report
+
+
+class Begun:
+    """A pair's writing of a usual top level before its turns: ``text``, the ``marshal`` text of the
+    canonical top level (each of ``varying`` held as ``None``) and the wire fields written; the losses
+    it recorded (``report``, each at a place in the body), the breakpoints noted on the written tools
+    (``marks``) and the writer's rules."""
+
+    __slots__ = ("marks", "report", "rules", "text", "varying")
+
+    def __init__(
+        self, text: bytes, varying: tuple[str, ...], report: Report, marks: Marks, rules: ProviderRules | None
+    ) -> None:
+        self.text = text
+        self.varying = varying
+        self.report = report
+        self.marks = marks
+        self.rules = rules
+
+    def read(self, payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new copy of the canonical top level (``payload``'s own values at their keys) and of the wire fields."""
+        canonical, wire = marshal.loads(self.text)
+        for key in self.varying:
+            canonical[key] = payload[key]
+        return canonical, wire
+
+
+Written = tuple["Usual", dict[str, Any], "Report | None"]
+"""A pair's writing of a body's top level before its turns: its reading (the canonical top level so
+far), its wire fields and the losses it recorded (None: not all at places in the body)."""
+Again = Callable[[dict[str, Any]], "Written | None"]
+"""The pair's writing of a trial body's top level (None: refused, or a rule raised)."""
+
+_BEGUN: dict[tuple[object, tuple[str, ...]], dict[bytes, Begun]] = forgotten_with_kits({})
+"""A writer and a body's keys in order -> that body's text (:func:`_key`) -> the writing (:class:`Begun`)."""
+_HELD = Held(1 << 21)
+"""The size of the texts kept (two of their keys and theirs): past it, all forgotten."""
+_COUNT = Held(64)
+"""How many writings are kept: top levels of ever other texts do not grow it past this (all forgotten)."""
+
+
+def recall(payload: dict[str, Any], writer: object) -> Begun | None:
+    """The writing of ``payload``'s top level by ``writer`` remembered (:func:`remember`), else None:
+    looked for only once a body of these keys was remembered (most bodies of a process's first shape
+    pay no ``marshal`` text for it)."""
+    texts = _BEGUN.get((writer, tuple(payload)))
+    if texts is None:
+        return None
+    key = _key(payload)
+    return None if key is None else texts.get(key[0])
+
+
+def _key(payload: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | None:
+    """The ``marshal`` text of ``payload`` but its messages and the client's own values (what
+    :data:`VARYING` names), and those values, each proved a value the reader reads as it is
+    (``settings_shape``); None for another, or a body ``marshal`` cannot write."""
+    view = dict(payload)
+    del view["messages"]
+    varying: dict[str, Any] = {}
+    for key in VARYING:
+        if key in view:
+            varying[key] = view.pop(key)
+    if varying and settings_shape(varying) is None:
+        return None
+    try:
+        return marshal.dumps(view), varying
+    except ValueError:  # (a value of a class marshal does not write: the body is no JSON)
+        return None
+
+
+def remember(payload: dict[str, Any], writer: object, written: Written, marks: Marks, again: Again) -> None:
+    """Remember the pair's writing of ``payload``'s top level by ``writer`` (``written``: its reading,
+    the wire fields and the losses it recorded; ``marks``, the breakpoints noted on the written tools)
+    when it is a function of the body's text (:func:`_key`): the tools written before (the reading's
+    ``read`` None), no format's schema, and, with client values in the body, the writing ``again`` of a
+    trial body whose values differ giving those values at their keys of the reading and the rest the
+    same."""
+    found, wire, report = written
+    if report is None or found.read is not None or "response_format" in payload:
+        return
+    key = _key(payload)
+    if key is None:
+        return
+    text, varying = key
+    canonical = found.canonical
+    if any(canonical.get(name) is not value for name, value in varying.items()):
+        return
+    template = {name: None if name in varying else value for name, value in canonical.items()}
+    if varying:
+        trial = dict(payload)
+        for name, value in varying.items():
+            trial[name] = value + "x" if value.__class__ is str else (value + 1 if value < 0 else value - 1)
+        other = again(trial)
+        if other is None or other[2] != report:
+            return
+        other_canonical = other[0].canonical
+        if any(other_canonical.get(name) is not trial[name] for name in varying):
+            return
+        other_template = {name: None if name in varying else value for name, value in other_canonical.items()}
+        if marshal.dumps((template, wire), 2) != marshal.dumps((other_template, other[1]), 2):
+            return
+    text_written = marshal.dumps((template, wire))
+    size = 2 * len(text) + len(text_written)
+    if _COUNT.over(1) or _HELD.over(size):
+        _BEGUN.clear()
+        _HELD.size = _COUNT.size = 0
+    _BEGUN.setdefault((writer, tuple(payload)), {})[text] = Begun(
+        text_written, tuple(varying), tuple(report), marks, found.rules
+    )
+    _HELD.size += size
+    _COUNT.size += 1

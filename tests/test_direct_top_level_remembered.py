@@ -1,0 +1,191 @@
+"""A usual request's top level before its turns, remembered by its shape for OpenAI Chat -> Anthropic
+(``_direct/top_levels/openai_chat_usual_remembered.py``): a client's sessions of one top level, each with
+its own ``user`` and ``seed``, take the pair's writing of it from memory, and each gives what the
+canonical path (the oracle) gives, under ``ignore`` and ``warn``; what the memory cannot prove a
+function of the body's text is written by the pair each time."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+import chatcodec
+from chatcodec._direct import openai_chat_to_anthropic
+from chatcodec._direct.table import canonical_only
+from chatcodec._direct.top_levels import openai_chat_usual_remembered
+from chatcodec._direct.top_levels.openai_chat_usual import Usual
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.kit import remembered_tools
+from direct_outcomes import ON_LOSSES, equal_to_canonical, outcome
+
+_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "description": "Read a file.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        },
+    },
+    {
+        "type": "function",
+        "function": {"name": "run", "parameters": {"type": "object", "additionalProperties": False}},
+        "cache_control": {"type": "ephemeral"},  # litellm's marker on the last tool: a breakpoint noted
+    },
+]
+
+
+def _body(session: int, *, without: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
+    """A session's request of one client: its own task, end user and seed, the client's settings
+    (``fields`` put in, ``without`` taken out)."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "messages": [
+            {"role": "system", "content": "You are terse."},
+            {"role": "user", "content": f"Task {session}: read it."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_{session}",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": f'{{"path": "f{session}.py"}}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": f"call_{session}", "content": "text"},
+        ],
+        "tools": copy.deepcopy(_TOOLS),
+        "tool_choice": "auto",
+        "max_completion_tokens": 4000,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "temperature": 1,
+        "user": f"end-user-{session}",
+        "seed": session,
+        **fields,
+    }
+    for name in without:
+        del body[name]
+    return body
+
+
+class _Usual:
+    """How many bodies the pair proved and wrote the top level of (not from memory)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        usual = openai_chat_to_anthropic.usual
+
+        def counted(*arguments: Any) -> Usual | None:
+            self.count += 1
+            return usual(*arguments)
+
+        monkeypatch.setattr(openai_chat_to_anthropic, "usual", counted)
+
+
+def _forget() -> None:
+    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
+    remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+
+
+def _direct(body: dict[str, Any]) -> dict[str, Any] | None:
+    return openai_chat_to_anthropic.convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic"))
+
+
+def test_sessions_of_one_client_take_its_top_level_from_memory_with_their_own_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _forget()
+    written = _Usual(monkeypatch)
+    assert _direct(_body(1)) is not None  # the tools read and written
+    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+    assert _direct(_body(2)) is not None  # the tools as written before: the top level remembered, tried on others
+    assert openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+    assert written.count == 2
+    for session in (3, 4, 5):
+        body = _body(session)
+        out = _direct(body)
+        assert out is not None
+        assert out["metadata"] == {"user_id": f"end-user-{session}"}  # the session's own, not the first's
+        assert out["tools"][-1]["cache_control"] == {"type": "ephemeral"}
+        assert out["tools"] is not _direct(body)["tools"]  # type: ignore[index] - a new copy each time
+    assert written.count == 2  # none proved again
+    for session in (6, 7):
+        equal_to_canonical(_body(session), "openai-chat", "anthropic")  # the losses and warnings too
+
+
+@pytest.mark.parametrize(
+    ("fields", "without", "remembered"),
+    [
+        ({"tool_choice": "none", "parallel_tool_calls": False}, (), True),  # reported where the choice is written
+        ({}, ("max_completion_tokens",), True),  # the model's limit sent, reported
+        ({}, ("user", "seed", "stream_options"), True),  # no client values: no trial
+        ({"user": "usuário-1"}, (), False),  # not ASCII: the front's copy is read, not the value as it is
+        ({"seed": True}, (), False),  # not an integer
+        ({"response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": {}}}}, (), False),
+    ],
+    ids=["choice reported", "limit filled", "no client values", "a user not in ASCII", "a flag for a seed", "a schema"],
+)
+def test_each_top_level_gives_the_canonical_outcome_from_memory_or_not(
+    fields: dict[str, Any], without: tuple[str, ...], remembered: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _forget()
+    written = _Usual(monkeypatch)
+    for session in range(1, 5):
+        body = _body(session, without=without, **fields)
+        for on_loss in ON_LOSSES:
+            direct = outcome(body, "openai-chat", "anthropic", on_loss)
+            with canonical_only():
+                assert direct == outcome(body, "openai-chat", "anthropic", on_loss)
+    assert bool(openai_chat_usual_remembered._BEGUN) is remembered  # pyright: ignore[reportPrivateUsage]
+    assert written.count == (2 if remembered else 8)  # the first two requests, then none; else each
+
+
+def _found(canonical: dict[str, Any]) -> Usual:
+    return Usual(canonical, None)
+
+
+def test_a_writing_that_differs_on_the_trial_is_not_remembered() -> None:
+    """The trial's reading or wire fields other than the client's values at their keys: not a function
+    of the text, so the pair writes each body."""
+    _forget()
+    body = _body(1)
+    canonical = {"model": "m", "user": body["user"], "seed": body["seed"]}
+    wire = {"model": "m", "max_tokens": 9}
+
+    def again(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
+        return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), {**wire, "max_tokens": 8}, ()
+
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), again)
+    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+
+    def copied(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
+        return _found({"model": "m", "user": other["user"], "seed": other["seed"] + 1000}), wire, ()
+
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), copied)
+    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage] - the seed not the value
+
+    def same(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
+        return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), dict(wire), ()
+
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), same)
+    remembered = openai_chat_usual_remembered.recall(_body(2), "writer")
+    assert remembered is not None
+    assert remembered.read(_body(2)) == ({"model": "m", "user": "end-user-2", "seed": 2}, wire)
+    assert openai_chat_usual_remembered.recall(_body(2, model="other"), "writer") is None
+    assert openai_chat_usual_remembered.recall(_body(2), "another writer") is None
+    _forget()
+
+
+def test_top_levels_of_ever_other_texts_are_forgotten_past_the_bound() -> None:
+    _forget()
+    for limit in range(1, 80):  # a client changing its limit every request: each a top level of its own
+        for session in (1, 2):
+            _direct(_body(session, max_completion_tokens=limit))
+        kept = sum(len(texts) for texts in openai_chat_usual_remembered._BEGUN.values())  # pyright: ignore[reportPrivateUsage]
+        assert 1 <= kept <= 64
+    _forget()
