@@ -1,5 +1,5 @@
-"""A usual request's top level before its turns, remembered by its shape for OpenAI Chat -> Anthropic
-(``_direct/top_levels/openai_chat_usual_remembered.py``): a client's sessions of one top level, each with
+"""A usual request's top level before its turns, remembered by its shape for OpenAI Chat -> Anthropic and
+-> Responses (``_direct/top_levels/openai_chat_usual_remembered.py``): a client's sessions of one top level, each with
 its own ``user`` and ``seed``, take the pair's writing of it from memory, and each gives what the
 canonical path (the oracle) gives, under ``ignore`` and ``warn``; what the memory cannot prove a
 function of the body's text is written by the pair each time."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import chatcodec
-from chatcodec._direct import openai_chat_to_anthropic
+from chatcodec._direct import openai_chat_to_anthropic, openai_chat_to_openai_responses
 from chatcodec._direct.table import canonical_only
 from chatcodec._direct.top_levels import openai_chat_usual_remembered
 from chatcodec._direct.top_levels.openai_chat_usual import Usual
@@ -73,18 +73,25 @@ def _body(session: int, *, without: tuple[str, ...] = (), **fields: Any) -> dict
     return body
 
 
+_PAIRS = {"anthropic": openai_chat_to_anthropic, "openai-responses": openai_chat_to_openai_responses}
+"""Each target whose pair remembers a top level, and its pair's module."""
+_USER = {"anthropic": lambda out: out["metadata"]["user_id"], "openai-responses": lambda out: out["user"]}
+"""Where each target's body holds the session's end user."""
+
+
 class _Usual:
     """How many bodies the pair proved and wrote the top level of (not from memory)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, target: str) -> None:
         self.count = 0
-        usual = openai_chat_to_anthropic.usual
+        pair = _PAIRS[target]
+        usual = pair.usual
 
         def counted(*arguments: Any) -> Usual | None:
             self.count += 1
             return usual(*arguments)
 
-        monkeypatch.setattr(openai_chat_to_anthropic, "usual", counted)
+        monkeypatch.setattr(pair, "usual", counted)
 
 
 def _forget() -> None:
@@ -92,30 +99,32 @@ def _forget() -> None:
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
 
 
-def _direct(body: dict[str, Any]) -> dict[str, Any] | None:
-    return openai_chat_to_anthropic.convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec("anthropic"))
+def _direct(body: dict[str, Any], target: str = "anthropic") -> dict[str, Any] | None:
+    return _PAIRS[target].convert(copy.deepcopy(body), LossRecorder(), chatcodec.get_codec(target))
 
 
+@pytest.mark.parametrize("target", list(_PAIRS))
 def test_sessions_of_one_client_take_its_top_level_from_memory_with_their_own_values(
-    monkeypatch: pytest.MonkeyPatch,
+    target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _forget()
-    written = _Usual(monkeypatch)
-    assert _direct(_body(1)) is not None  # the tools read and written
+    written = _Usual(monkeypatch, target)
+    assert _direct(_body(1), target) is not None  # the tools read and written
     assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
-    assert _direct(_body(2)) is not None  # the tools as written before: the top level remembered, tried on others
+    assert _direct(_body(2), target) is not None  # the tools written before: the top level remembered, tried
     assert openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
     assert written.count == 2
     for session in (3, 4, 5):
         body = _body(session)
-        out = _direct(body)
+        out = _direct(body, target)
         assert out is not None
-        assert out["metadata"] == {"user_id": f"end-user-{session}"}  # the session's own, not the first's
-        assert out["tools"][-1]["cache_control"] == {"type": "ephemeral"}
-        assert out["tools"] is not _direct(body)["tools"]  # type: ignore[index] - a new copy each time
+        assert _USER[target](out) == f"end-user-{session}"  # the session's own, not the first's
+        if target == "anthropic":  # the breakpoint noted again on this copy's tools
+            assert out["tools"][-1]["cache_control"] == {"type": "ephemeral"}
+        assert out["tools"] is not _direct(body, target)["tools"]  # type: ignore[index] - a new copy each time
     assert written.count == 2  # none proved again
     for session in (6, 7):
-        equal_to_canonical(_body(session), "openai-chat", "anthropic")  # the losses and warnings too
+        equal_to_canonical(_body(session), "openai-chat", target)  # the losses and warnings too
 
 
 @pytest.mark.parametrize(
@@ -130,17 +139,18 @@ def test_sessions_of_one_client_take_its_top_level_from_memory_with_their_own_va
     ],
     ids=["choice reported", "limit filled", "no client values", "a user not in ASCII", "a flag for a seed", "a schema"],
 )
+@pytest.mark.parametrize("target", list(_PAIRS))
 def test_each_top_level_gives_the_canonical_outcome_from_memory_or_not(
-    fields: dict[str, Any], without: tuple[str, ...], remembered: bool, monkeypatch: pytest.MonkeyPatch
+    fields: dict[str, Any], without: tuple[str, ...], remembered: bool, target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _forget()
-    written = _Usual(monkeypatch)
+    written = _Usual(monkeypatch, target)
     for session in range(1, 5):
         body = _body(session, without=without, **fields)
         for on_loss in ON_LOSSES:
-            direct = outcome(body, "openai-chat", "anthropic", on_loss)
+            direct = outcome(body, "openai-chat", target, on_loss)
             with canonical_only():
-                assert direct == outcome(body, "openai-chat", "anthropic", on_loss)
+                assert direct == outcome(body, "openai-chat", target, on_loss)
     assert bool(openai_chat_usual_remembered._BEGUN) is remembered  # pyright: ignore[reportPrivateUsage]
     assert written.count == (2 if remembered else 8)  # the first two requests, then none; else each
 
@@ -160,19 +170,19 @@ def test_a_writing_that_differs_on_the_trial_is_not_remembered() -> None:
     def again(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), {**wire, "max_tokens": 8}, ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), again)
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), again)
     assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
 
     def copied(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"] + 1000}), wire, ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), copied)
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), copied)
     assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage] - the seed not the value
 
     def same(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), dict(wire), ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), (), same)
+    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), same)
     remembered = openai_chat_usual_remembered.recall(_body(2), "writer")
     assert remembered is not None
     assert remembered.read(_body(2)) == ({"model": "m", "user": "end-user-2", "seed": 2}, wire)

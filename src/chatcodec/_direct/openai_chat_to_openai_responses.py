@@ -46,6 +46,7 @@ from chatcodec._direct.openai_chat_source import (
     write_directly,
 )
 from chatcodec._direct.top_levels.openai_chat_to_openai_responses import usual, write
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import recall
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.families.google.thought_signatures import attach_signature
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
@@ -98,11 +99,14 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    found = usual(payload, writer, noted)  # the usual agent request: its top level written directly
-    if found is None:
+    remembered = recall(payload, writer)  # a top level of this text read before (most of a first sight's)
+    found = None if remembered is not None else usual(payload, writer, noted)  # the usual agent request
+    if found is None and remembered is None:
         return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
     try:
-        return write(payload, found[0], recorder, noted, admission, items=noted.direct_items, kept=found[1])
+        return write(
+            payload, found, recorder, noted, admission, items=noted.direct_items, writer=writer, remembered=remembered
+        )
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None
 

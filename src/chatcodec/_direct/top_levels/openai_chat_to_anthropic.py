@@ -123,7 +123,7 @@ def begin_remembering(
     wire, context = begin(payload, found, recorder, noted, admission)
     if not context.holds and len(context.breakpoints) == len(found.marks):  # (all it noted: on the tools)
         again = partial(_again, writer=writer, admission=admission)
-        remember(payload, writer, (found, wire, recorder.below(count, ())), found.marks, again)
+        remember(payload, writer, (found, wire, recorder.below(count, ())), again, marks=found.marks)
     return wire, context
 
 

@@ -23,13 +23,16 @@ and a rule that raises on the way hands the conversion to the canonical path, th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
-from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext, Reading
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
@@ -41,56 +44,49 @@ from chatcodec._providers.openai_responses.tools import encode_choice, encode_fu
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
-    from chatcodec._losses import LossRecorder
-    from chatcodec._providers.contract.context import Reading
+    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun, Written
 
 TARGET = "openai-responses"
 
 
-def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> tuple[Usual, Mapping[str, Any]] | None:
+def usual(payload: dict[str, Any], writer: Codec, noted: Reading) -> Usual | None:
     """``payload`` proved the usual agent request for this pair's built-in writer
-    (:func:`~.openai_chat_usual.usual`), beside the fields of it the reader keeps in its bag
+    (:func:`~.openai_chat_usual.usual`), with the fields of it the reader keeps in its bag
     (OpenRouter's ``reasoning`` and ``usage``: :func:`~.openai_chat_usual.kept_beside`; none for
     most); None for any other."""
-    found = usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
-    return None if found is None else (found, found.kept)
+    return usual_request(payload, writer, noted, role=responses_tools, write_tools=write_tools)
 
 
 def write(
     payload: dict[str, Any],
-    found: Usual,
+    found: Usual | None,
     recorder: LossRecorder,
     noted: Reading,
     admission: Admission,
     *,
     items: Callable[[EncodeContext], list[dict[str, Any]]],
-    kept: Mapping[str, Any],
+    writer: Codec,
+    remembered: Begun | None = None,
 ) -> dict[str, Any]:
-    """The Responses body of ``payload``, a usual request (``found``), its losses in
-    ``recorder``: the fields the reader keeps in its bag (``kept``) reported by the writer's
-    kit first, as the writer claims its bag before it writes the input; ``model``, the
-    ``input`` items the pair's pass writes (``items``: ``noted``'s, the pair's reading),
-    ``max_output_tokens``, the sampling settings and ``stream`` (``encode_knobs``), ``tools``,
-    ``tool_choice``, ``parallel_tool_calls``, ``reasoning`` and ``text`` (``encode_settings``: a
-    ``reasoning_effort``, a ``response_format``), then the target rules. A rule may raise: the
-    caller hands the conversion back."""
+    """The Responses body of ``payload``, a usual request (``found``, or the reading of its top level
+    remembered for a body of its text: ``remembered``, :func:`begun`), its losses in ``recorder``: the
+    fields the reader keeps in its bag (OpenRouter's) reported by the writer's kit first, as the writer
+    claims its bag before it writes the input; ``model``, the ``input`` items the pair's pass writes
+    (``items``: ``noted``'s, the pair's reading), ``max_output_tokens``, the sampling settings and
+    ``stream`` (``encode_knobs``), ``tools``, ``tool_choice``, ``parallel_tool_calls``, ``reasoning``
+    and ``text`` (``encode_settings``: a ``reasoning_effort``, a ``response_format``), then the target
+    rules. A rule may raise: the caller hands the conversion back."""
+    if found is None:  # (the memory's: ``remembered``)
+        found = begun(payload, cast("Begun", remembered), recorder, admission)
+        context = _context(found, recorder, noted)
+    else:
+        count = recorder.count()
+        context = _begin(payload, found, recorder, noted, admission)
+        if found.read is None:  # (the tools written before, or none: a writing of the body's text)
+            fields = {} if found.written is None else {"tools": found.written}
+            again = partial(_again, writer=writer, admission=admission)
+            remember(payload, writer, (found, fields, recorder.below(count, ())), again, later=found.report)
     canonical = found.canonical
-    if "tool_choice" in payload:
-        decode_tool_choice(payload, canonical)
-    context = EncodeContext(  # each field given: a default's factory is a call made cold
-        TARGET,
-        recorder,
-        model=canonical["model"],
-        options=NO_OPTIONS,
-        rules=found.rules,
-        for_request=True,
-        holds=set(),  # what the target rules look for, noted as written
-        reading=noted,
-    )
-    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
-    if "reasoning" in kept:
-        kept = read_kept(kept, canonical)
-    claim_bag(found, TARGET_KIT.claim, recorder, kept)  # the reader's bag of the request, claimed first
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)
     if not IDENTITY_SETTINGS.isdisjoint(canonical):
@@ -108,6 +104,67 @@ def write(
     recorder.trace(None)
     apply_target_rules(wire, context, request=canonical)
     return wire
+
+
+def _begin(
+    payload: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, admission: Admission
+) -> EncodeContext:
+    """The reading of a usual request's top level finished (its ``tool_choice``, OpenRouter's
+    ``reasoning``), the writer's context made, the loss places traced to the admission's, and the
+    reader's bag claimed by the writer's kit, as the writer claims it before it writes the input."""
+    canonical = found.canonical
+    if "tool_choice" in payload:
+        decode_tool_choice(payload, canonical)
+    context = _context(found, recorder, noted)
+    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    kept = found.kept
+    if "reasoning" in kept:
+        kept = read_kept(kept, canonical)
+    claim_bag(found, TARGET_KIT.claim, recorder, kept)  # the reader's bag of the request, claimed first
+    return context
+
+
+def begun(payload: dict[str, Any], remembered: Begun, recorder: LossRecorder, admission: Admission) -> Usual:
+    """What :func:`_begin` read for a body of ``payload``'s text (``remembered``), for ``payload``: its
+    reading (the tools as written, what their writing reported for later), the loss places traced to
+    the admission's and the losses of its claim reported again."""
+    canonical, fields = remembered.read(payload)
+    found = Usual(canonical, remembered.rules)
+    found.written = fields.get("tools")
+    found.report = remembered.later
+    recorder.trace(admitted_origins(payload, admission[1], admission[2]).place)
+    if remembered.report:
+        recorder.repeat(remembered.report, ())
+    return found
+
+
+def _again(trial: dict[str, Any], *, writer: Codec, admission: Admission) -> Written | None:
+    """:func:`_begin` of a trial body (another client's values), with a reading and losses of its own;
+    None when the usual request refuses it or its claim raises."""
+    noted = Reading()
+    found = usual(trial, writer, noted)
+    if found is None:
+        return None
+    recorder = LossRecorder()
+    try:
+        _begin(trial, found, recorder, noted, admission)
+    except Exception:  # (the trial's; the request's own writing stands)
+        return None
+    return found, ({} if found.written is None else {"tools": found.written}), recorder.below(0, ())
+
+
+def _context(found: Usual, recorder: LossRecorder, noted: Reading) -> EncodeContext:
+    """The writer's context the pair writes a usual request in."""
+    return EncodeContext(  # each field given: a default's factory is a call made cold
+        TARGET,
+        recorder,
+        model=found.canonical["model"],
+        options=NO_OPTIONS,
+        rules=found.rules,
+        for_request=True,
+        holds=set(),  # what the target rules look for, noted as written
+        reading=noted,
+    )
 
 
 def write_tools(canonical: list[dict[str, Any]], text: bytes, context: EncodeContext) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import VARYING, settings_shape
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
+from chatcodec._providers.kit.remembered_tools import NO_MARKS, NO_REPORT
 from chatcodec._text_memory import Held
 
 if TYPE_CHECKING:
@@ -39,18 +40,27 @@ class Begun:
     """A pair's writing of a usual top level before its turns: ``text``, the ``marshal`` text of the
     canonical top level (each of ``varying`` held as ``None``) and the wire fields written; the losses
     it recorded (``report``, each at a place in the body), the breakpoints noted on the written tools
-    (``marks``) and the writer's rules."""
+    (``marks``), the writer's rules, and what the tools' writing reported where a pair reports it
+    after the turns (``later``: Responses', whose tools follow its ``input``)."""
 
-    __slots__ = ("marks", "report", "rules", "text", "varying")
+    __slots__ = ("later", "marks", "report", "rules", "text", "varying")
 
     def __init__(
-        self, text: bytes, varying: tuple[str, ...], report: Report, marks: Marks, rules: ProviderRules | None
+        self,
+        text: bytes,
+        varying: tuple[str, ...],
+        report: Report,
+        rules: ProviderRules | None,
+        *,
+        marks: Marks,
+        later: Report,
     ) -> None:
         self.text = text
         self.varying = varying
         self.report = report
-        self.marks = marks
         self.rules = rules
+        self.marks = marks
+        self.later = later
 
     def read(self, payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new copy of the canonical top level (``payload``'s own values at their keys) and of the wire fields."""
@@ -103,13 +113,21 @@ def _key(payload: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | None:
         return None
 
 
-def remember(payload: dict[str, Any], writer: object, written: Written, marks: Marks, again: Again) -> None:
+def remember(
+    payload: dict[str, Any],
+    writer: object,
+    written: Written,
+    again: Again,
+    *,
+    marks: Marks = NO_MARKS,
+    later: Report = NO_REPORT,
+) -> None:
     """Remember the pair's writing of ``payload``'s top level by ``writer`` (``written``: its reading,
-    the wire fields and the losses it recorded; ``marks``, the breakpoints noted on the written tools)
-    when it is a function of the body's text (:func:`_key`): the tools written before (the reading's
-    ``read`` None), no format's schema, and, with client values in the body, the writing ``again`` of a
-    trial body whose values differ giving those values at their keys of the reading and the rest the
-    same."""
+    the wire fields and the losses it recorded; ``marks``, the breakpoints noted on the written tools;
+    ``later``, what the tools' writing reported where the pair reports it after the turns) when it is
+    a function of the body's text (:func:`_key`): the tools written before (the reading's ``read``
+    None), no format's schema, and, with client values in the body, the writing ``again`` of a trial
+    body whose values differ giving those values at their keys of the reading and the rest the same."""
     found, wire, report = written
     if report is None or found.read is not None or "response_format" in payload:
         return
@@ -140,7 +158,7 @@ def remember(payload: dict[str, Any], writer: object, written: Written, marks: M
         _BEGUN.clear()
         _HELD.size = _COUNT.size = 0
     _BEGUN.setdefault((writer, tuple(payload)), {})[text] = Begun(
-        text_written, tuple(varying), tuple(report), marks, found.rules
+        text_written, tuple(varying), tuple(report), found.rules, marks=marks, later=later
     )
     _HELD.size += size
     _COUNT.size += 1
