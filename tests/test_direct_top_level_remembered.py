@@ -7,6 +7,7 @@ function of the body's text is written by the pair each time."""
 from __future__ import annotations
 
 import copy
+import marshal
 from typing import Any
 
 import pytest
@@ -199,3 +200,16 @@ def test_top_levels_of_ever_other_texts_are_forgotten_past_the_bound() -> None:
         kept = sum(len(texts) for texts in openai_chat_usual_remembered._BEGUN.values())  # pyright: ignore[reportPrivateUsage]
         assert 1 <= kept <= 64
     _forget()
+
+
+def test_a_writing_is_kept_as_the_same_value_with_its_texts_shared() -> None:
+    """The text a writing is kept as reads back as the same value, of the same types, at any depth."""
+    nested: Any = {"type": "object"}
+    for _ in range(100):  # past the depth whose texts are shared
+        nested = {"items": [nested, "object", 1, 1.0, True, None]}
+    value = ({"model": "m", "t": ("a", "a")}, {"tools": [nested, {"object": "object"}]})
+    shared = openai_chat_usual_remembered._shared(value, {}, 64)  # pyright: ignore[reportPrivateUsage]
+    assert shared == value
+    assert marshal.loads(marshal.dumps(shared)) == value
+    assert repr(marshal.loads(marshal.dumps(shared))) == repr(value)  # 1, 1.0 and True each their own
+    assert shared[1]["tools"][1]["object"] is shared[1]["tools"][1].popitem()[0]  # one copy of a text

@@ -113,6 +113,37 @@ def _key(payload: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | None:
         return None
 
 
+def _text(value: Any, version: int = marshal.version) -> bytes | None:
+    """``value``'s ``marshal`` text; None for one nested past marshal's depth."""
+    try:
+        return marshal.dumps(value, version)
+    except ValueError:
+        return None
+
+
+def _shared(value: Any, seen: dict[str, str], depth: int) -> Any:
+    """``value`` with its texts in one copy each and none of them interned: its ``marshal`` text
+    then writes a repeated text once (a reference after) and ``loads`` makes it without a look in
+    the interpreter's table of interned texts (a sixth less of the reading's count). Past ``depth``
+    levels the value is kept as it is (the text is the same value, written without these savings)."""
+    kind = value.__class__
+    if kind is str:
+        kept = seen.get(value)
+        if kept is None:  # a new object of the same text (a slice of a longer one is not interned)
+            kept = seen[value] = (value + " ")[:-1] if len(value) > 1 else value
+        return kept
+    if not depth or (kind is not dict and kind is not list and kind is not tuple):
+        return value
+    if kind is dict:
+        return {_shared(key, seen, 0): _shared(item, seen, depth - 1) for key, item in value.items()}
+    items = [_shared(item, seen, depth - 1) for item in value]
+    return items if kind is list else tuple(items)
+
+
+_DEPTH = 64
+"""How deep :func:`_shared` rewrites a writing's texts (a schema deeper than this is rare)."""
+
+
 def remember(
     payload: dict[str, Any],
     writer: object,
@@ -150,9 +181,11 @@ def remember(
         if any(other_canonical.get(name) is not trial[name] for name in varying):
             return
         other_template = {name: None if name in varying else value for name, value in other_canonical.items()}
-        if marshal.dumps((template, wire), 2) != marshal.dumps((other_template, other[1]), 2):
+        if _text((template, wire), 2) != _text((other_template, other[1]), 2):
             return
-    text_written = marshal.dumps((template, wire))
+    text_written = _text(_shared((template, wire), {}, _DEPTH))
+    if text_written is None:
+        return
     size = 2 * len(text) + len(text_written)
     if _COUNT.over(1) or _HELD.over(size):
         _BEGUN.clear()
