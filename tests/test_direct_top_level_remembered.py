@@ -96,8 +96,13 @@ class _Usual:
 
 
 def _forget() -> None:
-    openai_chat_usual_remembered._BEGUN.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._forget()  # pyright: ignore[reportPrivateUsage]
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+
+
+def _kept() -> int:
+    """How many writings the memory keeps."""
+    return sum(len(texts) for texts in openai_chat_usual_remembered._BEGUN.values())  # pyright: ignore[reportPrivateUsage]
 
 
 def _direct(body: dict[str, Any], target: str = "anthropic") -> dict[str, Any] | None:
@@ -111,9 +116,9 @@ def test_sessions_of_one_client_take_its_top_level_from_memory_with_their_own_va
     _forget()
     written = _Usual(monkeypatch, target)
     assert _direct(_body(1), target) is not None  # the tools read and written
-    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+    assert not _kept()  # (the body's keys noted: the next body of them is looked for)
     assert _direct(_body(2), target) is not None  # the tools written before: the top level remembered, tried
-    assert openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+    assert _kept() == 1
     assert written.count == 2
     for session in (3, 4, 5):
         body = _body(session)
@@ -152,7 +157,7 @@ def test_each_top_level_gives_the_canonical_outcome_from_memory_or_not(
             direct = outcome(body, "openai-chat", target, on_loss)
             with canonical_only():
                 assert direct == outcome(body, "openai-chat", target, on_loss)
-    assert bool(openai_chat_usual_remembered._BEGUN) is remembered  # pyright: ignore[reportPrivateUsage]
+    assert bool(_kept()) is remembered
     assert written.count == (2 if remembered else 8)  # the first two requests, then none; else each
 
 
@@ -171,24 +176,29 @@ def test_a_writing_that_differs_on_the_trial_is_not_remembered() -> None:
     def again(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), {**wire, "max_tokens": 8}, ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), again)
-    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage]
+    assert openai_chat_usual_remembered.recall(body, "writer") == (None, None)  # its keys noted
+    text = openai_chat_usual_remembered.recall(body, "writer")[1]
+    assert text is not None
+    openai_chat_usual_remembered.remember(body, "writer", text, (_found(canonical), wire, ()), again)
+    assert not _kept()
 
     def copied(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"] + 1000}), wire, ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), copied)
-    assert not openai_chat_usual_remembered._BEGUN  # pyright: ignore[reportPrivateUsage] - the seed not the value
+    openai_chat_usual_remembered.remember(body, "writer", text, (_found(canonical), wire, ()), copied)
+    assert not _kept()  # the seed not the value
 
     def same(other: dict[str, Any]) -> tuple[Usual, dict[str, Any], Any]:
         return _found({"model": "m", "user": other["user"], "seed": other["seed"]}), dict(wire), ()
 
-    openai_chat_usual_remembered.remember(body, "writer", (_found(canonical), wire, ()), same)
-    remembered = openai_chat_usual_remembered.recall(_body(2), "writer")
+    openai_chat_usual_remembered.remember(body, "writer", None, (_found(canonical), wire, ()), same)
+    assert not _kept()  # not looked for: no text to remember it by
+    openai_chat_usual_remembered.remember(body, "writer", text, (_found(canonical), wire, ()), same)
+    remembered = openai_chat_usual_remembered.recall(_body(2), "writer")[0]
     assert remembered is not None
     assert remembered.read(_body(2)) == ({"model": "m", "user": "end-user-2", "seed": 2}, wire)
-    assert openai_chat_usual_remembered.recall(_body(2, model="other"), "writer") is None
-    assert openai_chat_usual_remembered.recall(_body(2), "another writer") is None
+    assert openai_chat_usual_remembered.recall(_body(2, model="other"), "writer")[0] is None
+    assert openai_chat_usual_remembered.recall(_body(2), "another writer")[0] is None
     _forget()
 
 
@@ -197,8 +207,7 @@ def test_top_levels_of_ever_other_texts_are_forgotten_past_the_bound() -> None:
     for limit in range(1, 80):  # a client changing its limit every request: each a top level of its own
         for session in (1, 2):
             _direct(_body(session, max_completion_tokens=limit))
-        kept = sum(len(texts) for texts in openai_chat_usual_remembered._BEGUN.values())  # pyright: ignore[reportPrivateUsage]
-        assert 1 <= kept <= 64
+        assert 1 <= _kept() <= 16  # (one writer, one order of keys)
     _forget()
 
 

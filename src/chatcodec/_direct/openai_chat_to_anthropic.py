@@ -114,7 +114,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    remembered = recall(payload, writer)  # a top level of this text written before (most of a first sight's)
+    remembered, text = recall(payload, writer)  # a top level of this text written before (most of a first sight's)
     found = None if remembered is not None else usual(payload, writer, noted)  # the usual agent request
     messages, starts, general = admission
     developer = messages[0]["role"] == "developer"
@@ -133,7 +133,7 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
         report_developer_roles(messages[:1], recorder, CAPABILITIES.display_name)
     try:
         if found is not None:
-            wire, context = begin_remembering(payload, found, recorder, noted, admission, writer=writer)
+            wire, context = begin_remembering(payload, found, recorder, noted, admission, writer=writer, text=text)
         elif remembered is not None:
             wire, context, found = begun(payload, remembered, recorder, noted, admission)
         else:  # (neither: written above)

@@ -99,13 +99,21 @@ def convert(payload: dict[str, Any], recorder: LossRecorder, writer: Codec) -> d
     if admission is None:
         return None
     noted = DirectReading(admission[0], admission[2])
-    remembered = recall(payload, writer)  # a top level of this text read before (most of a first sight's)
+    remembered, text = recall(payload, writer)  # a top level of this text read before (most of a first sight's)
     found = None if remembered is not None else usual(payload, writer, noted)  # the usual agent request
     if found is None and remembered is None:
         return write_directly(payload, recorder, TARGET, writer, noted=noted, admission=admission)
     try:
         return write(
-            payload, found, recorder, noted, admission, items=noted.direct_items, writer=writer, remembered=remembered
+            payload,
+            found,
+            recorder,
+            noted,
+            admission,
+            items=noted.direct_items,
+            writer=writer,
+            remembered=remembered,
+            text=text,
         )
     except Exception:  # whatever a rule raised (or UnadmittedError): the canonical path raises it, in its own words
         return None

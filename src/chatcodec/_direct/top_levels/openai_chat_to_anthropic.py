@@ -116,14 +116,16 @@ def begin_remembering(
     admission: Admission,
     *,
     writer: Codec,
+    text: bytes | None,
 ) -> tuple[dict[str, Any], AnthropicContext]:
-    """:func:`begin`, its writing remembered for ``writer`` by the body's text when it is a function of
-    it (:func:`~.openai_chat_usual_remembered.remember`; :func:`begun` writes a body of that text)."""
+    """:func:`begin`, its writing remembered for ``writer`` by the body's ``text`` (the memory's look's)
+    when it is a function of it (:func:`~.openai_chat_usual_remembered.remember`; :func:`begun` writes
+    a body of that text)."""
     count = recorder.count()
     wire, context = begin(payload, found, recorder, noted, admission)
     if not context.holds and len(context.breakpoints) == len(found.marks):  # (all it noted: on the tools)
         again = partial(_again, writer=writer, admission=admission)
-        remember(payload, writer, (found, wire, recorder.below(count, ())), again, marks=found.marks)
+        remember(payload, writer, text, (found, wire, recorder.below(count, ())), again, marks=found.marks)
     return wire, context
 
 

@@ -67,9 +67,11 @@ def write(
     items: Callable[[EncodeContext], list[dict[str, Any]]],
     writer: Codec,
     remembered: Begun | None = None,
+    text: bytes | None = None,
 ) -> dict[str, Any]:
     """The Responses body of ``payload``, a usual request (``found``, or the reading of its top level
-    remembered for a body of its text: ``remembered``, :func:`begun`), its losses in ``recorder``: the
+    remembered for a body of its text: ``remembered``, :func:`begun`; ``text``, the memory's look's, to
+    remember it by), its losses in ``recorder``: the
     fields the reader keeps in its bag (OpenRouter's) reported by the writer's kit first, as the writer
     claims its bag before it writes the input; ``model``, the ``input`` items the pair's pass writes
     (``items``: ``noted``'s, the pair's reading), ``max_output_tokens``, the sampling settings and
@@ -85,7 +87,7 @@ def write(
         if found.read is None:  # (the tools written before, or none: a writing of the body's text)
             fields = {} if found.written is None else {"tools": found.written}
             again = partial(_again, writer=writer, admission=admission)
-            remember(payload, writer, (found, fields, recorder.below(count, ())), again, later=found.report)
+            remember(payload, writer, text, (found, fields, recorder.below(count, ())), again, later=found.report)
     canonical = found.canonical
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
     encode_knobs(canonical, wire)

@@ -81,18 +81,38 @@ _BEGUN: dict[tuple[object, tuple[str, ...]], dict[bytes, Begun]] = forgotten_wit
 _HELD = Held(1 << 21)
 """The size of the texts kept (two of their keys and theirs): past it, all forgotten."""
 _COUNT = Held(64)
-"""How many writings are kept: top levels of ever other texts do not grow it past this (all forgotten)."""
+"""How many writings and bodies' keys are kept: top levels of ever other texts do not grow it past
+this (all forgotten)."""
+_PER_KEYS = 16
+"""How many writings are kept for one writer and body's keys: a client whose top level differs every
+request (a limit of its own each time) stops being remembered there, not tried each request."""
 
 
-def recall(payload: dict[str, Any], writer: object) -> Begun | None:
-    """The writing of ``payload``'s top level by ``writer`` remembered (:func:`remember`), else None:
-    looked for only once a body of these keys was remembered (most bodies of a process's first shape
-    pay no ``marshal`` text for it)."""
-    texts = _BEGUN.get((writer, tuple(payload)))
+def recall(payload: dict[str, Any], writer: object) -> tuple[Begun | None, bytes | None]:
+    """The writing of ``payload``'s top level by ``writer`` remembered (:func:`remember`), else None;
+    and the body's text it was looked for by, for :func:`remember` (None: not looked for). A body of
+    keys (in their order) not seen before pays no text: its keys are noted, and the next body of them
+    is looked for. The text is taken here, before a conversion holds any of the body's objects:
+    ``marshal`` writes an object held twice with a reference flag, so a text taken later, while the
+    reading holds a part of the body, is not the one a later look takes."""
+    keys = (writer, tuple(payload))
+    texts = _BEGUN.get(keys)
     if texts is None:
-        return None
+        if _COUNT.over(1):
+            _forget()
+        _BEGUN[keys] = {}
+        _COUNT.size += 1
+        return None, None
     key = _key(payload)
-    return None if key is None else texts.get(key[0])
+    if key is None:
+        return None, None
+    return texts.get(key[0]), key[0]
+
+
+def _forget() -> None:
+    """Every writing and body's keys forgotten (past a bound)."""
+    _BEGUN.clear()
+    _HELD.size = _COUNT.size = 0
 
 
 def _key(payload: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | None:
@@ -147,25 +167,27 @@ _DEPTH = 64
 def remember(
     payload: dict[str, Any],
     writer: object,
+    text: bytes | None,
     written: Written,
     again: Again,
     *,
     marks: Marks = NO_MARKS,
     later: Report = NO_REPORT,
 ) -> None:
-    """Remember the pair's writing of ``payload``'s top level by ``writer`` (``written``: its reading,
-    the wire fields and the losses it recorded; ``marks``, the breakpoints noted on the written tools;
-    ``later``, what the tools' writing reported where the pair reports it after the turns) when it is
-    a function of the body's text (:func:`_key`): the tools written before (the reading's ``read``
-    None), no format's schema, and, with client values in the body, the writing ``again`` of a trial
-    body whose values differ giving those values at their keys of the reading and the rest the same."""
+    """Remember the pair's writing of ``payload``'s top level by ``writer`` under the body's ``text``
+    (:func:`recall`'s; None: not looked for, nothing remembered), ``written`` (its reading, the wire
+    fields and the losses it recorded; ``marks``, the breakpoints noted on the written tools; ``later``,
+    what the tools' writing reported where the pair reports it after the turns), when it is a function
+    of that text: the tools written before (the reading's ``read`` None), no format's schema, and, with
+    client values in the body, the writing ``again`` of a trial body whose values differ giving those
+    values at their keys of the reading and the rest the same."""
     found, wire, report = written
-    if report is None or found.read is not None or "response_format" in payload:
+    if text is None or report is None or found.read is not None or "response_format" in payload:
         return
-    key = _key(payload)
-    if key is None:
+    texts = _BEGUN.get((writer, tuple(payload)))
+    if texts is None or len(texts) >= _PER_KEYS:
         return
-    text, varying = key
+    varying = {name: payload[name] for name in VARYING if name in payload}
     canonical = found.canonical
     if any(canonical.get(name) is not value for name, value in varying.items()):
         return
@@ -188,10 +210,8 @@ def remember(
         return
     size = 2 * len(text) + len(text_written)
     if _COUNT.over(1) or _HELD.over(size):
-        _BEGUN.clear()
-        _HELD.size = _COUNT.size = 0
-    _BEGUN.setdefault((writer, tuple(payload)), {})[text] = Begun(
-        text_written, tuple(varying), tuple(report), found.rules, marks=marks, later=later
-    )
+        _forget()
+        return
+    texts[text] = Begun(text_written, tuple(varying), tuple(report), found.rules, marks=marks, later=later)
     _HELD.size += size
     _COUNT.size += 1
