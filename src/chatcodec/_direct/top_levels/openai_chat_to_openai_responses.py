@@ -71,9 +71,9 @@ def write(
 ) -> dict[str, Any]:
     """The Responses body of ``payload``, a usual request (``found``, or the reading of its top level
     remembered for a body of its text: ``remembered``, :func:`begun`; ``text``, the memory's look's, to
-    remember it by), its losses in ``recorder``: the
-    fields the reader keeps in its bag (OpenRouter's) reported by the writer's kit first, as the writer
-    claims its bag before it writes the input; ``model``, the ``input`` items the pair's pass writes
+    remember it by), its losses in ``recorder``: the fields the reader keeps in its bag (OpenRouter's)
+    reported by the writer's kit first, as the writer claims its bag before it writes the input;
+    ``model``, the ``input`` items the pair's pass writes
     (``items``: ``noted``'s, the pair's reading), ``max_output_tokens``, the sampling settings and
     ``stream`` (``encode_knobs``), ``tools``, ``tool_choice``, ``parallel_tool_calls``, ``reasoning``
     and ``text`` (``encode_settings``: a ``reasoning_effort``, a ``response_format``), then the target

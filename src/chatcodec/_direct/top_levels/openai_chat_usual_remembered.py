@@ -5,8 +5,8 @@ An agent's client sends the same top level every step and every session: the mod
 choice, the limit, its settings, each session with its own ``user`` and ``seed``. Proving those fields
 (:func:`~.openai_chat_usual.usual`), reading the settings, claiming the reader's bag and writing the
 fields before the turns is some ninety calls made once a request: on the request of a session a
-process has not seen, cold code (CPython 3.11 specializes a function at its eighth call), a fifth to
-a third of a 3-step conversion. Here a pair's writing of them (the canonical top level it finishes
+process has not seen, cold code (CPython 3.11 specializes a function at its eighth call; what it cost:
+``docs/performance-history.md``). Here a pair's writing of them (the canonical top level it finishes
 from, the wire fields before the turns, what that writing reported and the cache breakpoints it noted
 on the tools) is kept by the body's keys in their order and one ``marshal`` text of the fields but the
 messages and the client's own values (:data:`VARYING`), and a body of the same text takes one ``loads``
@@ -144,7 +144,7 @@ def _text(value: Any, version: int = marshal.version) -> bytes | None:
 def _shared(value: Any, seen: dict[str, str], depth: int) -> Any:
     """``value`` with its texts in one copy each and none of them interned: its ``marshal`` text
     then writes a repeated text once (a reference after) and ``loads`` makes it without a look in
-    the interpreter's table of interned texts (a sixth less of the reading's count). Past ``depth``
+    the interpreter's table of interned texts. Past ``depth``
     levels the value is kept as it is (the text is the same value, written without these savings)."""
     kind = value.__class__
     if kind is str:
