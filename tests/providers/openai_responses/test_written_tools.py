@@ -15,7 +15,7 @@ import pytest
 
 import chatcodec
 from chatcodec import Loss
-from chatcodec._direct.top_levels import openai_chat_usual
+from chatcodec._direct.top_levels import openai_chat_usual, openai_chat_usual_remembered
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit import remembered_tools
 from chatcodec.options import OpenAIResponsesOptions
@@ -159,10 +159,14 @@ def test_the_usual_request_takes_its_tools_written_whole_from_the_second_row(mon
         return found
 
     monkeypatch.setattr(openai_chat_usual, "tools_written_whole", counted)
-    rows = [_convert(_body(f"row {index}", usual=True)) for index in range(3)]
+    rows = []
+    for index in range(3):  # each row's top level written (none taken whole from the memory of top levels)
+        openai_chat_usual_remembered._forget()  # pyright: ignore[reportPrivateUsage]
+        rows.append(_convert(_body(f"row {index}", usual=True)))
     assert hits == [False, True, True]
     rows[1][0]["tools"][0]["parameters"]["properties"].clear()  # the caller's own copy
     remembered_tools._READINGS.clear()  # pyright: ignore[reportPrivateUsage]
+    openai_chat_usual_remembered._forget()  # pyright: ignore[reportPrivateUsage]
     fresh = _convert(_body("row 2", usual=True))
     assert rows[2] == fresh
     assert fresh[0]["tools"][0]["parameters"]["properties"] == {"path": {"type": "string"}}
