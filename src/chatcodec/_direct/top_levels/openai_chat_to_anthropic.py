@@ -37,8 +37,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
-from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember
-from chatcodec._losses import LossRecorder
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember, written_again
 from chatcodec._providers.anthropic import tools as anthropic_tools
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import KIT as TARGET_KIT
@@ -51,7 +50,7 @@ from chatcodec._providers.anthropic.request import (
 )
 from chatcodec._providers.anthropic.settings import encode_settings
 from chatcodec._providers.anthropic.tools import encode_choice, encode_tool
-from chatcodec._providers.contract.context import NO_OPTIONS, Reading
+from chatcodec._providers.contract.context import NO_OPTIONS
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.kit.remembered_tools import NO_MARKS
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
@@ -59,9 +58,10 @@ from chatcodec._providers.openai_chat.tools import decode_tool_choice
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
-    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun, Written
-    from chatcodec._losses import Steps
+    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun
+    from chatcodec._losses import LossRecorder, Steps
     from chatcodec._providers.anthropic.encode_context import Breakpoint
+    from chatcodec._providers.contract.context import Reading
     from chatcodec._providers.contract.target_rules import ProviderRules
     from chatcodec._providers.kit.remembered_tools import Marks
 
@@ -124,7 +124,7 @@ def begin_remembering(
     count = recorder.count()
     wire, context = begin(payload, found, recorder, noted, admission)
     if not context.holds and len(context.breakpoints) == len(found.marks):  # (all it noted: on the tools)
-        again = partial(_again, writer=writer, admission=admission)
+        again = partial(written_again, writer=writer, usual=usual, begin=partial(_begun_again, admission=admission))
         remember(payload, writer, text, (found, wire, recorder.below(count, ())), again, marks=found.marks)
     return wire, context
 
@@ -145,19 +145,11 @@ def begun(
     return wire, context, Usual(canonical, remembered.rules)
 
 
-def _again(trial: dict[str, Any], *, writer: Codec, admission: Admission) -> Written | None:
-    """:func:`begin` of a trial body (another client's values: :func:`begin_remembering`), with a
-    reading and losses of its own; None when the usual request refuses it or a rule raises."""
-    noted = Reading()
-    found = usual(trial, writer, noted)
-    if found is None:
-        return None
-    recorder = LossRecorder()
-    try:
-        wire = begin(trial, found, recorder, noted, admission)[0]
-    except Exception:  # (the trial's; the request's own writing stands)
-        return None
-    return found, wire, recorder.below(0, ())
+def _begun_again(
+    trial: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, *, admission: Admission
+) -> dict[str, Any]:
+    """:func:`begin`'s wire fields of a trial body (another client's values: :func:`begin_remembering`)."""
+    return begin(trial, found, recorder, noted, admission)[0]
 
 
 def _context(

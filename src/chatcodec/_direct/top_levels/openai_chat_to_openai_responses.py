@@ -30,9 +30,8 @@ from typing import TYPE_CHECKING, Any, cast
 from chatcodec._direct.openai_chat_source import admitted_origins, remember_tools_written
 from chatcodec._direct.top_levels.openai_chat_usual import Usual, claim_bag, read_kept
 from chatcodec._direct.top_levels.openai_chat_usual import usual as usual_request
-from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember
-from chatcodec._losses import LossRecorder
-from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext, Reading
+from chatcodec._direct.top_levels.openai_chat_usual_remembered import remember, written_again
+from chatcodec._providers.contract.context import NO_OPTIONS, EncodeContext
 from chatcodec._providers.contract.target_rules import apply_target_rules
 from chatcodec._providers.openai_chat.tools import decode_tool_choice
 from chatcodec._providers.openai_responses import tools as responses_tools
@@ -44,7 +43,9 @@ from chatcodec._providers.openai_responses.tools import encode_choice, encode_fu
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
     from chatcodec._direct.openai_chat_source import Admission
-    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun, Written
+    from chatcodec._direct.top_levels.openai_chat_usual_remembered import Begun
+    from chatcodec._losses import LossRecorder
+    from chatcodec._providers.contract.context import Reading
 
 TARGET = "openai-responses"
 
@@ -86,7 +87,7 @@ def write(
         context = _begin(payload, found, recorder, noted, admission)
         if found.read is None:  # (the tools written before, or none: a writing of the body's text)
             fields = {} if found.written is None else {"tools": found.written}
-            again = partial(_again, writer=writer, admission=admission)
+            again = partial(written_again, writer=writer, usual=usual, begin=partial(_begun_again, admission=admission))
             remember(payload, writer, text, (found, fields, recorder.below(count, ())), again, later=found.report)
     canonical = found.canonical
     wire: dict[str, Any] = {"model": canonical["model"], "input": items(context)}
@@ -140,19 +141,12 @@ def begun(payload: dict[str, Any], remembered: Begun, recorder: LossRecorder, ad
     return found
 
 
-def _again(trial: dict[str, Any], *, writer: Codec, admission: Admission) -> Written | None:
-    """:func:`_begin` of a trial body (another client's values), with a reading and losses of its own;
-    None when the usual request refuses it or its claim raises."""
-    noted = Reading()
-    found = usual(trial, writer, noted)
-    if found is None:
-        return None
-    recorder = LossRecorder()
-    try:
-        _begin(trial, found, recorder, noted, admission)
-    except Exception:  # (the trial's; the request's own writing stands)
-        return None
-    return found, ({} if found.written is None else {"tools": found.written}), recorder.below(0, ())
+def _begun_again(
+    trial: dict[str, Any], found: Usual, recorder: LossRecorder, noted: Reading, *, admission: Admission
+) -> dict[str, Any]:
+    """:func:`_begin` of a trial body (another client's values): the tools as written, its wire fields."""
+    _begin(trial, found, recorder, noted, admission)
+    return {} if found.written is None else {"tools": found.written}
 
 
 def _context(found: Usual, recorder: LossRecorder, noted: Reading) -> EncodeContext:

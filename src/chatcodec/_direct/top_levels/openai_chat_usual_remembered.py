@@ -26,11 +26,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._direct.openai_chat_source import VARYING, settings_shape
+from chatcodec._losses import LossRecorder
+from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.kit.remembered_tools import NO_MARKS, NO_REPORT
 from chatcodec._text_memory import Held
 
 if TYPE_CHECKING:
+    from chatcodec._codec_protocols import Codec
     from chatcodec._direct.top_levels.openai_chat_usual import Usual
     from chatcodec._providers.contract.target_rules import ProviderRules
     from chatcodec._providers.kit.remembered_tools import Marks, Report
@@ -75,6 +78,30 @@ Written = tuple["Usual", dict[str, Any], "Report | None"]
 far), its wire fields and the losses it recorded (None: not all at places in the body)."""
 Again = Callable[[dict[str, Any]], "Written | None"]
 """The pair's writing of a trial body's top level (None: refused, or a rule raised)."""
+
+
+def written_again(
+    trial: dict[str, Any],
+    *,
+    writer: Codec,
+    usual: Callable[[dict[str, Any], Codec, Reading], Usual | None],
+    begin: Callable[[dict[str, Any], Usual, LossRecorder, Reading], dict[str, Any]],
+) -> Written | None:
+    """A pair's writing of a ``trial`` body's top level for ``writer`` (its ``usual`` proof and
+    reading, then its ``begin``, which gives the wire fields), with a reading and losses of its own:
+    :data:`Again`, for :func:`remember`'s trial. None when the proof refuses it or a rule raises (the
+    request's own writing stands)."""
+    noted = Reading()
+    found = usual(trial, writer, noted)
+    if found is None:
+        return None
+    recorder = LossRecorder()
+    try:
+        fields = begin(trial, found, recorder, noted)
+    except Exception:  # (the trial's: the pair's writing of the request itself raised nothing)
+        return None
+    return found, fields, recorder.below(0, ())
+
 
 _BEGUN: dict[tuple[object, tuple[str, ...]], dict[bytes, Begun]] = forgotten_with_kits({})
 """A writer and a body's keys in order -> that body's text (:func:`_key`) -> the writing (:class:`Begun`)."""
