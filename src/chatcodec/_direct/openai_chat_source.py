@@ -45,6 +45,7 @@ from chatcodec._providers.openai_chat.top_level_reading import (
     SETTINGS,
     VARYING,
     front_tools,
+    other_value,
     read_settings,
     settings_shape,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "SETTINGS",
     "VARYING",
     "front_tools",
+    "other_value",
     "read_reasoning_object",
     "read_settings",
     "settings_shape",

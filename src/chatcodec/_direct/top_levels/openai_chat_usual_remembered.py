@@ -25,7 +25,7 @@ import marshal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.openai_chat_source import VARYING, settings_shape
+from chatcodec._direct.openai_chat_source import VARYING, other_value, settings_shape
 from chatcodec._losses import LossRecorder
 from chatcodec._providers.contract.context import Reading
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
@@ -222,7 +222,7 @@ def remember(
     if varying:
         trial = dict(payload)
         for name, value in varying.items():
-            trial[name] = value + "x" if value.__class__ is str else (value + 1 if value < 0 else value - 1)
+            trial[name] = other_value(value)
         other = again(trial)
         if other is None or other[2] != report:
             return

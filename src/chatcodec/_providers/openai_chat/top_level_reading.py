@@ -167,7 +167,7 @@ def _read_by_shape(view: dict[str, Any], shape: tuple[object, ...]) -> tuple[dic
     trial = dict(view)
     for key in varying:
         value = view[key]
-        trial[key] = value + "x" if value.__class__ is str else (value + 1 if value < 0 else value - 1)
+        trial[key] = other_value(value)
     again = _decoded(trial, nulls=False) if varying else read
     if again is None or not _varies_alone(read, again, view, trial, varying):
         return read
@@ -202,6 +202,15 @@ _BY_SHAPE: dict[tuple[object, ...], Known] = {}
 the same settings every step, its own user and seed in them, so the decoders run once a shape."""
 _MAX_SHAPES = 64
 """Views of ever other settings' values do not grow it past this (all forgotten)."""
+
+
+def other_value(value: str | int) -> str | int:
+    """Another value of a client's own setting (:data:`VARYING`'s: a text, or an integer of 64 bits),
+    of the same class and still one :func:`settings_shape` takes: a trial's, which proves a reading
+    holds the value as it is and nothing else of it."""
+    if isinstance(value, str):
+        return value + "x"
+    return value + 1 if value < 0 else value - 1
 
 
 def settings_shape(view: dict[str, Any]) -> tuple[object, ...] | None:
