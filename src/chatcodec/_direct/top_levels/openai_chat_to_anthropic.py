@@ -123,7 +123,9 @@ def begin_remembering(
     a body of that text)."""
     count = recorder.count()
     wire, context = begin(payload, found, recorder, noted, admission)
-    if not context.holds and len(context.breakpoints) == len(found.marks):  # (all it noted: on the tools)
+    if (
+        text is not None and not context.holds and len(context.breakpoints) == len(found.marks)
+    ):  # (all it noted: on the tools)
         again = partial(written_again, writer=writer, usual=usual, begin=partial(_begun_again, admission=admission))
         remember(payload, writer, text, (found, wire, recorder.below(count, ())), again, marks=found.marks)
     return wire, context

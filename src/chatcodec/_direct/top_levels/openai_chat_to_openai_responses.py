@@ -85,7 +85,7 @@ def write(
     else:
         count = recorder.count()
         context = _begin(payload, found, recorder, noted, admission)
-        if found.read is None:  # (the tools written before, or none: a writing of the body's text)
+        if text is not None and found.read is None:  # (the tools written before, or none: a writing of the text)
             fields = {} if found.written is None else {"tools": found.written}
             again = partial(written_again, writer=writer, usual=usual, begin=partial(_begun_again, admission=admission))
             remember(payload, writer, text, (found, fields, recorder.below(count, ())), again, later=found.report)

@@ -117,11 +117,14 @@ request (a limit of its own each time) stops being remembered there, not tried e
 
 def recall(payload: dict[str, Any], writer: object) -> tuple[Begun | None, bytes | None]:
     """The writing of ``payload``'s top level by ``writer`` remembered (:func:`remember`), else None;
-    and the body's text it was looked for by, for :func:`remember` (None: not looked for). A body of
+    and the body's text it was looked for by, for :func:`remember` (None: not looked for; a body with
+    a ``response_format`` is never, its schema noted by the reader for the writer). A body of
     keys (in their order) not seen before pays no text: its keys are noted, and the next body of them
     is looked for. The text is taken here, before a conversion holds any of the body's objects:
     ``marshal`` writes an object held twice with a reference flag, so a text taken later, while the
     reading holds a part of the body, is not the one a later look takes."""
+    if "response_format" in payload:  # a format's schema, which the reader notes for the writer: never kept
+        return None, None
     keys = (writer, tuple(payload))
     texts = _BEGUN.get(keys)
     if texts is None:
@@ -209,7 +212,7 @@ def remember(
     client values in the body, the writing ``again`` of a trial body whose values differ giving those
     values at their keys of the reading and the rest the same."""
     found, wire, report = written
-    if text is None or report is None or found.read is not None or "response_format" in payload:
+    if text is None or report is None or found.read is not None:
         return
     texts = _BEGUN.get((writer, tuple(payload)))
     if texts is None or len(texts) >= _PER_KEYS:
