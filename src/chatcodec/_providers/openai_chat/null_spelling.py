@@ -83,9 +83,8 @@ def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
     SDK types there or a compatible server documents there (the edge's extension rows)
     added to the ``_nulls`` marker, and each such field holding ``[]`` to the ``_empty``
     marker, in their order; any other ``null`` or ``[]`` stays data."""
-    fields = _documented(kind)
-    nulls = [key for key, value in bag.items() if value is None and key in fields]
-    empty = [key for key, value in bag.items() if value == [] and key in fields]
+    nulls = [key for key, value in bag.items() if value is None and _documented(kind, key)]
+    empty = [key for key, value in bag.items() if value == [] and _documented(kind, key)]
     for key in (*nulls, *empty):
         del bag[key]
     if nulls:
@@ -95,14 +94,25 @@ def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
     return bag
 
 
+def _documented(kind: str, key: str) -> bool:
+    """Whether an object of SDK ``kind`` may hold ``key``: the SDK's fields, then the
+    compatible servers' (asked only for a key the SDK does not type: the edge imports every
+    server, which a process's first stream would pay for its chunks' SDK-typed ``null``)."""
+    return key in _sdk_documented(kind) or key in _server_documented(kind)
+
+
 @cache
-def _documented(kind: str) -> frozenset[str]:
-    """The fields an object of SDK ``kind`` may hold: the SDK's and the compatible servers'
-    (read once a kind, on its first answer with a ``null``)."""
+def _sdk_documented(kind: str) -> frozenset[str]:
+    """The fields the SDK types on ``kind`` (read once a kind, on its first ``null`` or ``[]``)."""
+    return sdk_fields(__package__ or "", (kind,))
+
+
+@cache
+def _server_documented(kind: str) -> frozenset[str]:
+    """The fields the compatible servers document on ``kind`` (the edge's extension rows)."""
     from chatcodec._providers.openai_chat.edge import EXTENSIONS  # the edge sits above the readers
 
-    added = (name for row in EXTENSIONS if fnmatchcase(kind, row.kind) for name in row.fields)
-    return sdk_fields(__package__ or "", (kind,)).union(added)
+    return frozenset(name for row in EXTENSIONS if fnmatchcase(kind, row.kind) for name in row.fields)
 
 
 def spelled_nulls(bag: Mapping[str, Any]) -> dict[str, Any]:
