@@ -516,3 +516,24 @@ def test_an_item_tag_nested_1000_levels_is_refused_with_no_unraisable_report(
         chatcodec.convert_request(body, source="openai-responses", target="openai-chat")
     assert "$.input[0]" in str(caught.value)
     assert unraisable == []
+
+
+@pytest.mark.parametrize("kind", [["input_text"], {"a": 1}, [[["input_image"]]]])
+@pytest.mark.parametrize("where", ["content", "output"])
+def test_a_responses_parts_type_of_any_json_value_is_refused_at_its_path(kind: object, where: str) -> None:
+    """A part's ``type`` that is a list or an object (the fuzzer's find) is the front's to refuse
+    at its path: the direct path's look at the parts of a message and of a call's output asked a
+    set for it, a ``TypeError: unhashable type`` from inside."""
+    media = {"type": "input_image", "image_url": "https://example.com/a.png"}
+    if where == "content":
+        item: dict[str, Any] = {"role": "user", "content": [{"type": kind, "text": "hello"}, media]}
+        path = "$.input[0].content[0].type"
+    else:
+        item = {"type": "function_call_output", "call_id": "c1", "output": [{"type": kind, "text": "a"}, media]}
+        path = "$.input[1].output[0].type"
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    body = {"model": "gpt-4o", "input": [item] if where == "content" else [call, item]}
+    for given in (body, json.dumps(body).encode()):
+        with pytest.raises(chatcodec.ValidationError) as refused:
+            chatcodec.convert_request(given, source="openai-responses", target="openai-chat", on_loss="ignore")
+        assert path in str(refused.value)

@@ -348,8 +348,9 @@ def _parts(content: Any, role: str) -> bool:
     return True
 
 
-_USER_MEDIA = frozenset({"input_image", "input_file"})
-"""The parts beside text a user message admitted holds (read and written by the part rules)."""
+_USER_MEDIA = ("input_image", "input_file")
+"""The parts beside text a user message admitted holds (read and written by the part rules; a tuple:
+a part's ``type`` may be any value before the front, a list too)."""
 
 
 def _result_parts(output: Any) -> bool:
