@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chatcodec
 
@@ -171,3 +173,44 @@ def test_gemini_arguments_with_an_overflowed_number_are_reported_every_request()
     assert seen[0] == seen[1]
     assert seen[0][1] == [("$.messages[1].tool_calls[0].arguments", "tool-call arguments")]
     assert '"args": {"x": [1.5]}' in seen[0][0]
+
+
+_JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),  # infinities too: an overflowed number, as pydantic-core reads it
+    st.text(max_size=8),
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=4), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON_VALUES, budget=st.integers(min_value=-1, max_value=40))
+def test_the_overflow_look_walks_or_writes_with_the_same_answer(value: object, budget: int) -> None:
+    """``_payloads._overflowed`` walks a value within its budget of values and writes the rest
+    back in Rust: either way the answer is the written value's (an overflowed number is
+    written ``Infinity``), with nested infinities, infinities among strings saying so, and
+    budgets spent before, at and after the value's size."""
+    import pydantic_core
+
+    from chatcodec._payloads import _overflowed  # pyright: ignore[reportPrivateUsage]
+
+    holds_infinity = any(isinstance(node, float) and abs(node) == INFINITY for node in _nodes(value))
+    found = _overflowed(value, budget)
+    if holds_infinity:
+        assert found
+    elif b"Infinity" not in pydantic_core.to_json(value):  # (a string saying it: the caller's walk clears it)
+        assert not found
+
+
+def _nodes(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [value, *(node for item in value.values() for node in _nodes(item))]
+    if isinstance(value, list):
+        return [value, *(node for item in value for node in _nodes(item))]
+    return [value]

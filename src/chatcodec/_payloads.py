@@ -71,7 +71,7 @@ def checked_json_value(value: Any, text: str | bytes | bytearray, *, remember: b
     text: a stream's events would fill the memory with what passes once."""
     if remember and type(text) is str and text in _NO_OVERFLOW.texts:
         return value
-    if _INFINITY in pydantic_core.to_json(value):
+    if _overflowed(value, 8 + len(text) // 40):
         _refuse_unkept(value, text)
     if remember and type(text) is str:
         _NO_OVERFLOW.add(text)
@@ -83,11 +83,40 @@ _NO_OVERFLOW = TextMemory(1 << 21)
 characters: a long agent session's calls, as :mod:`chatcodec._providers.kit.arguments` keeps)."""
 
 
+def _overflowed(value: Any, budget: int) -> bool:
+    """Whether ``value`` (parsed JSON: dicts, lists and scalars) may hold a float that
+    overflowed to infinity: walked while it holds at most ``budget`` values, else written back
+    in Rust and looked at (:data:`_INFINITY`: a string saying it is a yes too, cleared by the
+    caller's walk). A walk costs each value about what writing costs 2.5 values or 40
+    characters of string, so the budget is the text's length over 40 (and a few values:
+    writing has a fixed cost): an agent's body, long texts in few values, is walked at a
+    fifth of its writing's cost, a list of many numbers is written. A regular expression
+    over the text cost ten parses."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = node.__class__
+        if kind is dict:
+            items = node.values()
+        elif kind is list:
+            items = node
+        else:
+            return kind is float and node - node != 0.0  # (the top value a scalar)
+        budget -= len(items)
+        if budget < 0:
+            return _INFINITY in pydantic_core.to_json(value)
+        for item in items:
+            kind = item.__class__
+            if kind is dict or kind is list:
+                stack.append(item)
+            elif kind is float and item - item != 0.0:  # inf - inf is NaN (from_json reads no NaN)
+                return True
+    return False
+
+
 _INFINITY = b"Infinity"
-"""How pydantic-core writes a float that overflowed (``1e400``). Writing the value back in
-Rust and looking for it costs two thirds of the parse; a regular expression over the text
-cost ten parses, and a walk in Python more. Only when found (or a string holds the word)
-is the value walked for the place."""
+"""How pydantic-core writes a float that overflowed (``1e400``). Only when found (or a
+string holds the word) is the value walked for the place."""
 
 
 class _Unkept:
