@@ -71,7 +71,7 @@ def checked_json_value(value: Any, text: str | bytes | bytearray, *, remember: b
     text: a stream's events would fill the memory with what passes once."""
     if remember and type(text) is str and text in _NO_OVERFLOW.texts:
         return value
-    if _overflowed(value, 8 + len(text) // 40):
+    if _overflowed(value, 8 + len(text) // 27):
         _refuse_unkept(value, text)
     if remember and type(text) is str:
         _NO_OVERFLOW.add(text)
@@ -87,15 +87,16 @@ def _overflowed(value: Any, budget: int) -> bool:
     """Whether ``value`` (parsed JSON: dicts, lists and scalars) may hold a float that
     overflowed to infinity: walked while it holds at most ``budget`` values, else written back
     in Rust and looked at (:data:`_INFINITY`: a string saying it is a yes too, cleared by the
-    caller's walk). A walk costs each value about what writing costs 2.5 values or 40
-    characters of string, so the budget is the text's length over 40 (and a few values:
-    writing has a fixed cost): an agent's body, long texts in few values, is walked at a
-    fifth of its writing's cost, a list of many numbers is written. A regular expression
-    over the text cost ten parses."""
-    stack = [value]
+    caller's walk). The caller's budget is its text's length over 27: a value walked costs about
+    what writing costs a value and 27 characters of strings, so a body of long texts in few
+    values (an agent's) is walked at up to a fifth of its writing's cost, one of short values
+    is written after a walk of at most its writing's cost. A regular expression over the text
+    cost ten parses (counts: ``docs/performance-history.md``)."""
+    stack: list[Any] = [value]
     while stack:
         node = stack.pop()
         kind = node.__class__
+        items: Collection[Any]
         if kind is dict:
             items = node.values()
         elif kind is list:
@@ -107,6 +108,8 @@ def _overflowed(value: Any, budget: int) -> bool:
             return _INFINITY in pydantic_core.to_json(value)
         for item in items:
             kind = item.__class__
+            if kind is str:
+                continue
             if kind is dict or kind is list:
                 stack.append(item)
             elif kind is float and item - item != 0.0:  # inf - inf is NaN (from_json reads no NaN)
