@@ -145,3 +145,36 @@ def test_an_empty_text_with_data_is_no_step_and_its_data_is_reported() -> None:
     body, losses = write_response(answer)
     assert body["steps"] == []
     assert [loss.path for loss in losses] == ["$.choices[0].message.content[0]"]
+
+
+def test_a_signature_delta_on_a_call_step_is_kept_in_the_calls_bag_both_ways() -> None:
+    """Only a thought step documents a signature; one streamed on a ``function_call`` step (the
+    stream law's find: ``decode_stream`` refused it as a signature for a tool_use part, the
+    accumulator put it on the part, which the model refused) is the call's, in its bag, whichever
+    way the stream is read, reported where a format has no field for it and written back home."""
+    import chatcodec
+
+    events = [
+        {"event_type": "interaction.created", "interaction": {"id": "i1", "status": "in_progress"}},
+        {
+            "event_type": "step.start",
+            "index": 0,
+            "step": {"type": "function_call", "id": "c1", "name": "f", "arguments": {}},
+        },
+        {"event_type": "step.delta", "index": 0, "delta": {"type": "thought_signature", "signature": "s"}},
+        {"event_type": "step.delta", "index": 0, "delta": {"type": "thought_signature", "signature": "ig"}},
+        {"event_type": "interaction.completed", "interaction": {"id": "i1", "status": "requires_action"}},
+    ]
+    accumulated = chatcodec.accumulate_stream("gemini-interactions", events)
+    decoded = chatcodec.StreamAccumulator()
+    decoded.extend(chatcodec.decode_stream("gemini-interactions", events))
+    assert decoded.response() == accumulated
+    call = accumulated.choices[0].message.content[0]
+    assert (call.type, call.provider_metadata) == ("tool_use", {"gemini-interactions": {"signature": "sig"}})
+    body = chatcodec.encode_response("gemini-interactions", accumulated)
+    assert body["steps"][0]["signature"] == "sig"
+    losses: list[chatcodec.Loss] = []
+    chatcodec.convert_response(
+        body, source="gemini-interactions", target="openai-chat", on_loss="ignore", losses=losses
+    )
+    assert [loss.path for loss in losses if "signature" in str(loss)] == ["$.choices[0].message.content[0]"]

@@ -54,6 +54,9 @@ class StreamDecoder(FeedByReading):
         """Steps kept whole (built-in tools'), by index, until their ``step.stop``."""
         self.annotations: dict[int, list[Any]] = {}
         """A text's citations (its ``annotations``), by step index, until the text closes."""
+        self.signed: dict[int, str] = {}
+        """A ``thought_signature`` delta's text on a step other than a thought, by step index, until
+        the step closes (its part's bag keeps it: no documented step but a thought has one)."""
         self.arguments: dict[int, dict[str, Any]] = {}
         """A call's arguments given whole at its ``step.start``, until a delta or its stop."""
         self.status: str | None = None
@@ -161,8 +164,12 @@ class StreamDecoder(FeedByReading):
             if content.get("type") == "text" and content.get("text") and index in self.open:
                 self.open[index].append(content["text"])
         elif kind == "thought_signature":
-            if delta.get("signature") and index in self.open:
-                self.builder.signature(self.open[index], delta["signature"])
+            part = self.open.get(index)
+            if delta.get("signature") and part is not None:
+                if part.kind == "thinking":
+                    self.builder.signature(part, delta["signature"])
+                else:  # on a call or a text (only a thought step has one): kept in its part's bag
+                    self.signed[index] = self.signed.get(index, "") + delta["signature"]
         elif kind == "text_annotation_delta" and index in self.open and self.open[index].kind == "text":
             self._annotate(index, delta.get("annotations", []))
         elif kind == "arguments_delta":
@@ -182,8 +189,13 @@ class StreamDecoder(FeedByReading):
         arguments = self.arguments.pop(index, None)
         if arguments is not None:
             part.append(compact_json(arguments))
+        bag: dict[str, Any] = {}
         annotations = self.annotations.pop(index, None)
-        self.builder.close(part, metadata={PROVIDER: {"annotations": annotations}} if annotations is not None else None)
+        if annotations is not None:
+            bag["annotations"] = annotations
+        if index in self.signed:
+            bag["signature"] = self.signed.pop(index)
+        self.builder.close(part, metadata={PROVIDER: bag} if bag else None)
 
     def _complete(self, interaction: dict[str, Any]) -> None:
         for index in tuple(self.open):
