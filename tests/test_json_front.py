@@ -111,6 +111,33 @@ def test_a_body_beyond_the_common_shapes_is_read_by_the_general_path() -> None:
     assert _converted(json.dumps(body), "openai-chat", "openai-chat") == _converted(body, "openai-chat", "openai-chat")
 
 
+_DIALECT_TURNS = (
+    {"role": "user", "content": "Fix the test.", "name": "dev-7"},
+    {"role": "system", "content": "Be brief.", "name": "ops"},
+    {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+    {"role": "assistant", "content": "Done.", "tool_calls": []},
+    {"role": "assistant", "content": [{"type": "text", "text": "Looking."}], "tool_calls": []},
+)
+
+
+@pytest.mark.parametrize("turn", _DIALECT_TURNS)
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "openai-responses"])
+def test_a_clients_dialect_as_json_is_the_fronts_and_reads_as_the_dict(turn: dict[str, Any], target: str) -> None:
+    """A participant's ``name``, an assistant's text as text parts, ``"tool_calls": []``: what
+    clients of their own dialect send, which the full wire shapes read, the front takes too (a
+    body of bytes it refused was parsed again and its numbers looked at, 1.3x litellm's count),
+    and the copy reads as the dict does: the same body and losses into every target."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "Hi."}, turn, {"role": "user", "content": "And now?"}],
+    }
+    text = json.dumps(body).encode()
+    assert COMMON_REQUEST.read_json(text) is not None
+    COMMON_REQUEST.release()
+    assert _converted(text, "openai-chat", target) == _converted(body, "openai-chat", target)
+
+
 class _NoSecondLook:
     """A messages front that fails the test when asked: the copy it would check was checked."""
 

@@ -66,18 +66,18 @@ closed schema as ``null`` only, which the reader keeps as spelling whatever thei
 (:data:`~chatcodec._providers.kit.bags.NULLS_MARKER`, sorted), as after the full validation."""
 
 
-def _message(shape: type, required: dict[str, cs.CoreSchema], name: cs.CoreSchema | None = None) -> cs.CoreSchema:
-    """A message of the common shapes: ``name`` may be ``null`` (a field of the shape, or
-    beyond it: a tool result's, which takes ``name``'s own schema: the tool's name litellm's
-    clients send), a message-level cache marker (an extra key of the full shapes, after their
-    declared ones) an object."""
-    null_name = {"name": cs.none_schema() if name is None else name}
+def _message(shape: type, required: dict[str, cs.CoreSchema], name: cs.CoreSchema) -> cs.CoreSchema:
+    """A message of the common shapes: its ``name`` (a field of the shape, or beyond it: a tool
+    result's, the tool's name litellm's clients send; a participant's name on the others, or
+    an SDK dump's ``null``), a message-level cache marker (an extra key of the full shapes,
+    after their declared ones) an object."""
+    name_field = {"name": name}
     if "name" in shape_fields(shape):
         return closed_schema.closed_like(
-            shape, required, null_name, beyond={"cache_control": closed_schema.json_object()}
+            shape, required, name_field, beyond={"cache_control": closed_schema.json_object()}
         )
     return closed_schema.closed_like(
-        shape, required, beyond={**null_name, "cache_control": closed_schema.json_object()}
+        shape, required, beyond={**name_field, "cache_control": closed_schema.json_object()}
     )
 
 
@@ -114,13 +114,13 @@ def _messages() -> cs.CoreSchema:
         wire.AssistantMessage,
         {"role": closed_schema.literal("assistant")},
         {
-            "content": cs.nullable_schema(closed_schema.text()),
+            "content": cs.nullable_schema(_content(("text",))),  # a client's text parts too
             "reasoning_content": closed_schema.text(),
             "reasoning": closed_schema.text(),
             "reasoning_details": cs.list_schema(detail, strict=True, min_length=1),
             "thinking_blocks": cs.list_schema(blocks, strict=True, min_length=1),  # litellm's, sent back
-            "tool_calls": cs.nullable_schema(cs.list_schema(call, strict=True, min_length=1)),  # the SDK dump's null
-            "name": cs.none_schema(),
+            "tool_calls": cs.nullable_schema(cs.list_schema(call, strict=True)),  # the SDK dump's null, a client's []
+            "name": cs.none_schema(),  # (a turn's name: the full shapes, whose reading reports it)
             **{key: _sdk_null(key) for key in typed_nulls},
         },
         beyond={
@@ -131,11 +131,14 @@ def _messages() -> cs.CoreSchema:
         },
     )
     system, user = wire.SystemMessage, wire.UserMessage
+    named = cs.nullable_schema(closed_schema.text())  # a participant's name, or an SDK dump's null
     choices = {
-        "system": _message(system, {"role": closed_schema.literal("system"), "content": _content(("text",))}),
-        "developer": _message(system, {"role": closed_schema.literal("developer"), "content": _content(("text",))}),
+        "system": _message(system, {"role": closed_schema.literal("system"), "content": _content(("text",))}, named),
+        "developer": _message(
+            system, {"role": closed_schema.literal("developer"), "content": _content(("text",))}, named
+        ),
         "user": _message(
-            user, {"role": closed_schema.literal("user"), "content": _content(("text", "image_url", "file"))}
+            user, {"role": closed_schema.literal("user"), "content": _content(("text", "image_url", "file"))}, named
         ),
         "assistant": assistant,
         "tool": _message(

@@ -53,10 +53,11 @@ def read_plain_turn(
     content = message.get("content")
     thought = message.get("reasoning_content")
     calls: Any = message.get("tool_calls")
-    if not closed and (  # the closed front took each as these: text, text, a list of calls (or none)
-        (content is not None and type(content) is not str)
-        or ("reasoning_content" in message and type(thought) is not str)
-        or ("tool_calls" in message and not (calls.__class__ is list and calls))  # null or []: kept in the bag
+    if (content is not None and type(content) is not str) or ("tool_calls" in message and not calls):
+        return None  # text parts, "tool_calls" null or [] (a client's, the front takes them too): read generally
+    if not closed and (  # the closed front took each as these: text, a list of calls
+        ("reasoning_content" in message and type(thought) is not str)
+        or ("tool_calls" in message and calls.__class__ is not list)
     ):  # per turn: type tests inline, not a TypeGuard's frame
         return None
     if nulls and thought is None and not calls and content is not None:
