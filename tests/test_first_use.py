@@ -188,6 +188,10 @@ def test_a_first_conversion_imports_no_edge_no_structure_and_nothing_it_does_not
         name for name in loaded if name.startswith("chatcodec._providers.") and name.endswith((".edge", ".structure"))
     ]
     assert not found["mime_table_read"], "the system's mime.types was read for a body that names no file"
+    if source == "openai-chat":  # the source's reader, and a target other than OpenAI Chat, ask no server:
+        # the option names their records set live apart (server_options.py); 38-62 M of a first conversion
+        servers = {f"chatcodec._providers.{folder}.servers" for folder in ("openai_chat", "anthropic")}
+        assert sorted(loaded & servers) == []
 
 
 _STREAM_PROBE = textwrap.dedent(

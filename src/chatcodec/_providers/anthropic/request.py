@@ -37,7 +37,6 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._providers.anthropic import servers
 from chatcodec._providers.anthropic.capabilities import CAPABILITIES
 from chatcodec._providers.anthropic.encode_context import AnthropicContext
 from chatcodec._providers.anthropic.markers import API_VERSION, DEFAULT_MAX_TOKENS, KIT, PROVIDER
@@ -283,6 +282,8 @@ def encode_request(request: Mapping[str, Any], shared: EncodeContext) -> dict[st
         wire["cache_control"] = encode_cache_control(cache_control)
     if context.breakpoints:
         limit_breakpoints(context, reserved=1 if "cache_control" in wire else 0)
+    from chatcodec._providers.anthropic import servers  # the servers' records: what a direct path never asks
+
     servers.fit_written(wire, shared)
     return wire
 

@@ -54,6 +54,7 @@ from chatcodec import PayloadError
 from chatcodec._providers.families.claude.wire_rules import CLAUDE_SIGNERS
 from chatcodec._providers.openai_chat.markers import KIT, PROVIDER, SDK_INDEX
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking, reasoning_thinking
+from chatcodec._providers.openai_chat.server_options import IN_CONTENT
 from chatcodec.codec_kit import absent_keys, as_dict, as_list, json_path_of, leftovers, wire_fields
 
 if TYPE_CHECKING:
@@ -330,9 +331,7 @@ def option(context: EncodeContext, at: Steps) -> str | None:
     ``at`` is where the caller spelled it, for the error."""
     value = context.option(PUBLIC_OPTION)
     if value is None:
-        return None  # the usual request: the import below costs more than the rest of the call
-    from chatcodec._providers.openai_chat.servers import IN_CONTENT
-
+        return None  # the usual request
     if context.options.get(IN_CONTENT) is True:
         return CONTENT  # set by the named server, not the caller (servers.prepare)
     if value in FIELDS:

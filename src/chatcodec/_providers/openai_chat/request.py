@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from chatcodec._providers.families.openai.tools_front import front_copy
-from chatcodec._providers.openai_chat import servers, settings, tools
+from chatcodec._providers.openai_chat import settings, tools
 from chatcodec._providers.openai_chat.capabilities import CAPABILITIES
 from chatcodec._providers.openai_chat.common_shapes import (
     COMMON_MESSAGES,
@@ -134,6 +134,8 @@ def encode_request(request: Mapping[str, Any], context: EncodeContext) -> dict[s
     """Write a body for canonical request data; what OpenAI cannot carry is recorded in
     ``context.losses``."""
     losses = context.losses
+    from chatcodec._providers.openai_chat import servers  # the servers' records: what a direct path never asks
+
     server, named = servers.prepare(request, context)
     read: list[Any] = request.get("messages") or []
     messages = history_for(read, losses, PROVIDER, CAPABILITIES, reading=context.reading)

@@ -25,7 +25,7 @@ from chatcodec._providers.families.schema_writing import (
 )
 from chatcodec._providers.openai_chat.passed_through import PASSED, write_thinking
 from chatcodec._providers.openai_chat.reasoning_object import OBJECT_KEYS, said_only_here, write_reasoning_object
-from chatcodec._providers.openai_chat.servers import AS_OBJECT
+from chatcodec._providers.openai_chat.server_options import AS_OBJECT
 from chatcodec.codec_kit import as_dict, as_list, effort_word, present_keys, reasoning_for_effort, unmapped_fields
 
 if TYPE_CHECKING:

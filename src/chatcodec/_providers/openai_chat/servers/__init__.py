@@ -23,6 +23,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from chatcodec._providers.openai_chat.server_options import AS_OBJECT, IN_CONTENT
 from chatcodec._providers.openai_chat.servers import (
     azure,
     deepseek,
@@ -134,14 +135,6 @@ def chosen_server(options: Mapping[str, object], model: object) -> tuple[Server,
 
 
 REASONING_OPTION = "reasoning_field"
-IN_CONTENT = "_reasoning_in_content"
-"""Internal option: the named server reads reasoning back as ``thinking`` content parts
-(Mistral), so each thinking part is written in its place among the texts."""
-AS_OBJECT = "_reasoning_as_object"
-"""Internal option: the named server takes OpenRouter's ``reasoning`` object
-(:attr:`~.server.Server.reasoning_object`), so reasoning an effort word cannot say (a thinking
-budget: :func:`~chatcodec._providers.openai_chat.reasoning_object.said_only_here`) is written
-there as it is, with no loss."""
 
 
 def prepare(request: Mapping[str, Any], context: EncodeContext) -> tuple[Server, bool]:
