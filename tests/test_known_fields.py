@@ -52,4 +52,8 @@ def test_the_field_sets_are_read_once_per_provider() -> None:
 
 
 def test_a_package_without_a_data_file_has_no_field_sets() -> None:
+    """Read by the package's loader (``pkgutil``): none for a package without the file, a
+    package not installed (an outside codec's, named wrong) or no name, never an error."""
     assert load_field_sets("chatcodec._providers.kit") is None
+    assert load_field_sets("no_such_package_here.sub") is None
+    assert load_field_sets("") is None

@@ -55,7 +55,7 @@ def load_field_sets(package: str) -> FieldSets | None:
 
     try:
         data = pkgutil.get_data(package, DATA_FILE)
-    except (OSError, ImportError):
+    except (OSError, ImportError, ValueError):  # no file; no such package; no name
         return None
     if data is None:
         return None
