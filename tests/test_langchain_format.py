@@ -349,3 +349,18 @@ def test_a_thoughts_model_is_a_loss_where_a_reasoning_block_names_none() -> None
         losses: list[chatcodec.Loss] = []
         chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
         assert ("$.messages[0].content[0].model", "thinking model") in [(loss.path, loss.what) for loss in losses]
+
+
+@pytest.mark.parametrize("text", ["", "I look."])
+def test_a_thinking_parts_provider_a_reasoning_block_cannot_name_is_reported(text: str) -> None:
+    """OpenAI's reasoning (``provider="openai"``) is written as LangChain's standard reasoning
+    block, which names no provider: read back as no one's, so the change is reported (the
+    stored-history law's find: it changed silently); Anthropic's thinking keeps its own block."""
+    for provider, reported in (("openai", True), (None, False), ("anthropic", False)):
+        part = chatcodec.ThinkingPart(type="thinking", text=text, provider=provider)
+        request = chatcodec.ChatRequest(messages=[chatcodec.AssistantMessage(role="assistant", content=[part])])
+        losses: list[chatcodec.Loss] = []
+        body = chatcodec.encode_request("langchain", request, on_loss="ignore", losses=losses)
+        back = chatcodec.decode_request("langchain", body).messages[0].content[0]
+        assert [loss.path for loss in losses] == (["$.messages[0].content[0].provider"] if reported else [])
+        assert (back.provider == provider) is not reported

@@ -338,6 +338,8 @@ def _thinking(part: Mapping[str, Any], bag: dict[str, Any], context: EncodeConte
     for key in ("signature", "encrypted"):
         if part.get(key) is not None:
             context.losses.add((*at, key), f"thinking {key}", "a LangChain reasoning block keeps no provider's token")
+    if part.get("provider") is not None:  # (OpenAI's reasoning, read back as no one's)
+        context.losses.add((*at, "provider"), "thinking provider", "a LangChain reasoning block names no provider")
     return {"type": "reasoning", "reasoning": part.get("text", ""), **wire_fields(bag)}
 
 
