@@ -189,7 +189,7 @@ def test_a_first_conversion_imports_no_edge_no_structure_and_nothing_it_does_not
     ]
     assert not found["mime_table_read"], "the system's mime.types was read for a body that names no file"
     if source == "openai-chat":  # the source's reader, and a target other than OpenAI Chat, ask no server:
-        # the option names their records set live apart (server_options.py); 38-62 M of a first conversion
+        # the option names their records set live apart (server_options.py); 52-77 M of a first conversion
         servers = {f"chatcodec._providers.{folder}.servers" for folder in ("openai_chat", "anthropic")}
         assert sorted(loaded & servers) == []
 
