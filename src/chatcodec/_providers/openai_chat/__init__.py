@@ -52,6 +52,8 @@ This provider's own:
 - ``sampled_ids``: the token ids vLLM and SGLang put on an answer when asked, taken out for a
   gateway that records them.
 - ``server_media``: media parts whose writing depends on the server the body goes to.
+- ``server_options``: the names of the internal options the servers set for the writer, apart
+  from the servers' records (which a reader never loads).
 - ``server_tools``: Anthropic server-tool blocks inside assistant messages, as litellm writes
   them.
 - ``servers``: the OpenAI-compatible servers (DeepSeek, OpenRouter, Groq, Mistral, vLLM, ...) a

@@ -120,7 +120,9 @@ Options for this encoder (:data:`OPTIONS`) go by argument, ``options={"reasoning
 ``provider_metadata["openai-chat"]``) are still read, with a ``DeprecationWarning``, until
 the release :mod:`chatcodec._option_table` names; other encoders drop them unreported.
 ``_max_tokens_key`` is the reader's marker above, read back by the request writer when
-the ``max_tokens_key`` option is not given.
+the ``max_tokens_key`` option is not given. ``_reasoning_in_content`` and
+``_reasoning_as_object`` are no markers: internal options the servers' ``prepare`` sets in the
+encoder's options for the server a body is written for (``server_options.py``).
 """
 
 from __future__ import annotations
