@@ -83,8 +83,12 @@ def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
     SDK types there or a compatible server documents there (the edge's extension rows)
     added to the ``_nulls`` marker, and each such field holding ``[]`` to the ``_empty``
     marker, in their order; any other ``null`` or ``[]`` stays data."""
-    nulls = [key for key, value in bag.items() if value is None and _documented(kind, key)]
-    empty = [key for key, value in bag.items() if value == [] and _documented(kind, key)]
+    nulls = [key for key, value in bag.items() if value is None]
+    empty = [key for key, value in bag.items() if value == []]
+    if nulls or empty:  # (the fields asked once a call, and only then)
+        sdk = _sdk_documented(kind)
+        nulls = [key for key in nulls if key in sdk or key in _server_documented(kind)]
+        empty = [key for key in empty if key in sdk or key in _server_documented(kind)]
     for key in (*nulls, *empty):
         del bag[key]
     if nulls:
@@ -92,13 +96,6 @@ def documented_nulls(bag: dict[str, Any], kind: str) -> dict[str, Any]:
     if empty:
         bag[EMPTY_MARKER] = empty
     return bag
-
-
-def _documented(kind: str, key: str) -> bool:
-    """Whether an object of SDK ``kind`` may hold ``key``: the SDK's fields, then the
-    compatible servers' (asked only for a key the SDK does not type: the edge imports every
-    server, which a process's first stream would pay for its chunks' SDK-typed ``null``)."""
-    return key in _sdk_documented(kind) or key in _server_documented(kind)
 
 
 @cache
@@ -109,7 +106,9 @@ def _sdk_documented(kind: str) -> frozenset[str]:
 
 @cache
 def _server_documented(kind: str) -> frozenset[str]:
-    """The fields the compatible servers document on ``kind`` (the edge's extension rows)."""
+    """The fields the compatible servers document on ``kind`` (the edge's extension rows), asked
+    only for a key the SDK does not type: the edge imports every server, which a process's first
+    stream would pay for its chunks' SDK-typed ``null``."""
     from chatcodec._providers.openai_chat.edge import EXTENSIONS  # the edge sits above the readers
 
     return frozenset(name for row in EXTENSIONS if fnmatchcase(kind, row.kind) for name in row.fields)
