@@ -12,7 +12,8 @@ generator's own, counted; the cost of a dump (an empty region, counted first) is
 A wrapped call still adds its wrapper's frame (some hundreds of instructions) to its caller's own
 count, so the sum is a little over the conversion's unwrapped count.
 
-``python bench/call_regions.py --shape none --steps 3`` (``--pair``, ``--held-out``, ``--warm``, ``--at``).
+``python bench/call_regions.py --shape none --steps 3`` (``--pair``, ``--held-out``, ``--warm``, ``--at``;
+``--steady`` converts the counted body once before it too, for what a first sight pays over a repeat).
 """
 
 from __future__ import annotations
@@ -229,6 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--held-out", default=None, help="a held-out session's kind (bench/held_out.py) instead")
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--warm", type=int, default=2, help="conversions before the counted one")
+    parser.add_argument("--steady", action="store_true", help="the counted body converted once before it too")
     parser.add_argument(
         "--at", nargs="+", default=None, help="module:function or module:Class.method (default: the pair's)"
     )
@@ -242,8 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     bodies = warm_up_split._bodies(
         source, target, arguments.shape, arguments.steps, warm=arguments.warm, held=arguments.held_out
     )
+    if arguments.steady:
+        bodies.insert(-1, bodies[-1])
     shape = arguments.held_out or arguments.shape
-    print(f"| {arguments.pair}, {shape}, {arguments.steps} steps, after {arguments.warm} | calls | k | own, k |")
+    state = ", steady" if arguments.steady else ""
+    print(f"| {arguments.pair}, {shape}, {arguments.steps} steps, after {arguments.warm}{state} | calls | k | own, k |")
     print("| --- | --- | --- | --- |")
     at = arguments.at or list(PAIR_STEPS.get(arguments.pair, STEPS))
     for step in count(source, target, bodies, at):
