@@ -520,7 +520,9 @@ def test_an_empty_list_of_calls_on_a_text_is_a_plain_turn() -> None:
 def test_a_servers_null_reasoning_fields_are_a_plain_turns() -> None:
     """vLLM's and OpenRouter's answers as the SDK dumps them (``"reasoning_content": null``,
     ``"reasoning": null``, the SDK's four nulls, vLLM's ``"tool_calls": []`` on a text): plain turns;
-    a text in either field is not (reasoning text beside, or OpenRouter's reasoning: read so)."""
+    so is a text in either field when it is the turn's one reasoning field (the reader reads one
+    thinking part of it); a text in both (vLLM's copy, read as one part marked) or ``reasoning``
+    beside OpenRouter's ``reasoning_details`` is not."""
     nulls = {"refusal": None, "annotations": None, "audio": None, "function_call": None}
     called = {"role": "assistant", "content": None, **nulls, "tool_calls": [copy.deepcopy(_TURN_CALL)]}
     result = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
@@ -530,12 +532,18 @@ def test_a_servers_null_reasoning_fields_are_a_plain_turns() -> None:
         messages.append({"role": "user", "content": "and?"})
         assert admitted(messages) == ([0, 1, 2, 3, 4], set()), server
         _front_takes(messages)
-    reasoned = [
-        {"role": "user", "content": "go"},
-        {**answer, "reasoning": "I think."},
-        {"role": "user", "content": "?"},
-    ]
-    assert admitted(reasoned) != ([0, 1, 2], set())
+    for field in ("reasoning", "reasoning_content"):
+        for server in ({}, {"reasoning_content": None}):
+            reasoned = [{"role": "user", "content": "go"}, {**answer, **server, field: "I think."}]
+            reasoned.append({"role": "user", "content": "?"})
+            assert admitted(reasoned) == ([0, 1, 2], set()), (field, server)
+            _front_takes(reasoned)
+    detail = {"type": "reasoning.text", "text": "I think.", "format": "unknown", "index": 0}
+    for both in ({"reasoning_content": "I think."}, {"reasoning_details": [detail]}):
+        reasoned = [{"role": "user", "content": "go"}, {**answer, "reasoning": "I think.", **both}]
+        reasoned.append({"role": "user", "content": "?"})
+        assert admitted(reasoned) != ([0, 1, 2], set()), both
+    assert admitted([{"role": "user", "content": "go"}, {**answer, "reasoning": ["I think."]}]) is None
 
 
 def test_a_call_with_geminis_thought_signature_is_a_plain_turns() -> None:

@@ -126,6 +126,11 @@ for _name, _prefill in {
     "a prefilled answer ending in whitespace (trimmed)": {"role": "assistant", "content": "The file says: \n"},
     "a prefilled answer of text parts": {"role": "assistant", "content": [{"type": "text", "text": "{"}]},
     "a prefilled answer after its reasoning": {"role": "assistant", "content": "{", "reasoning_content": "JSON."},
+    "a prefilled answer after its reasoning, as newer vLLM spells it": {
+        "role": "assistant",
+        "content": "{",
+        "reasoning": "JSON.",
+    },
     "a prefilled answer as the SDK dumps it": {**_ANSWER, "tool_calls": None, "refusal": None, "annotations": []},
 }.items():
     SHAPES[_name] = _body()
@@ -235,6 +240,19 @@ SHAPES.update(
             lambda _, m: m.update(name="coder", reasoning_content="I open it.")
         ),
         "a named assistant turn with a marker": _dialect(lambda _, m: m.update(_MARK, name="coder")),
+        "reasoning as newer vLLM and Groq spell it, on a turn of calls": _dialect(
+            lambda _, m: m.update(reasoning="I open it.")
+        ),
+        "reasoning as newer vLLM spells it, on an answer as the SDK dumps it": _dialect(
+            lambda ms, m: (
+                m.update(_VLLM_NULLS, reasoning="I open it.")
+                or ms.insert(4, {**_ANSWER, **_VLLM_NULLS, "reasoning": "Done.", "tool_calls": []})
+            )
+        ),
+        "an empty reasoning text beside an empty content and calls": _dialect(
+            lambda _, m: m.update(content="", reasoning="")
+        ),
+        "a reasoning text on a final answer": _dialect(lambda ms, _: ms.insert(4, {**_ANSWER, "reasoning": "Done."})),
         "named user and assistant turns": _dialect(
             lambda ms, m: m.update(name="coder") or ms[1].update(name="alice") or ms.insert(4, {**_ANSWER, "name": "x"})
         ),

@@ -23,16 +23,17 @@ call reading and writes by the writer's call rule (its bag carried or reported).
 writes as plain hold the :data:`PLAIN` bit (``answer & PLAIN``: one operation in the walk)."""
 
 
-def plain_turn(message: Mapping[str, Any]) -> int:
+def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901 - its checks inline (a call a turn cost more)
     """Whether an assistant turn is one the reader reads as a plain turn (:data:`PLAIN`; 0: not;
     :data:`HELPED`: but for what the SDK's helpers leave on its calls, a general turn; :data:`SIGNED`:
     but for Gemini's signature on a call, a plain turn whose signed calls a pass reads one by one): text (or none),
-    reasoning text, litellm's signed ``thinking_blocks`` (Claude's ``thinking`` block, its text and
-    ``signature``, as the front takes them, beside the ``reasoning_content`` litellm writes with
-    them: their text joined, which the reader reads as a copy of them; a pair's pass reads their
-    parts by the reader's own reading of a turn's reasoning fields), calls (:func:`_calls`), and an
-    SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields are counted
-    as they are asked about, so the keys beyond them are the SDK dump's when as many of those
+    reasoning text (``reasoning_content``; or ``reasoning``, newer vLLM's and Groq's spelling, when it is the
+    turn's one reasoning field: the reader reads either as one thinking part), litellm's signed
+    ``thinking_blocks`` (Claude's ``thinking`` block, its text and ``signature``, as the front takes them,
+    beside the ``reasoning_content`` litellm writes with them: their text joined, which the reader reads as a
+    copy of them; a pair's pass reads their parts by the reader's own reading of a turn's reasoning fields),
+    calls (:func:`_calls`), and an SDK dump's fields (:data:`SPELLED_NULLS`) only as ``null``. Its own fields
+    are counted as they are asked about, so the keys beyond them are the SDK dump's when as many of those
     are present and ``null`` (:func:`_nulls`): no walk over its keys or values, which cost
     more a turn than the look-ups of the few fields a turn holds. A turn of calls may leave its
     ``content`` out (the SDK's ``ChatCompletionAssistantMessageParam`` does not require it): the
@@ -72,6 +73,10 @@ def plain_turn(message: Mapping[str, Any]) -> int:
             own += 1
     elif "thinking_blocks" in message:  # (never without the text that copies them)
         return 0
+    elif "reasoning" in message and (reasoning := message["reasoning"]) is not None:
+        if reasoning.__class__ is not str:  # newer vLLM's and Groq's field for the same text
+            return 0
+        own += 1
     calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
     extra = len(message) - own if calls is None else len(message) - own - 1
     if (
@@ -157,8 +162,6 @@ def _nulls(message: Mapping[str, Any], extra: int) -> bool:
         except KeyError:
             pass
     if not message.keys() <= _OWN_OR_NULL:  # a key no dump's null is (OpenRouter's details): no look a key
-        return False
-    if "reasoning" in message and message["reasoning"] is not None:  # OpenRouter's text: no look a key either
         return False
     for key in _NULL_ORDER:
         if key in message:

@@ -12,7 +12,8 @@ turn (a prefill, trimmed by the writer's prefill rule), user text and
 images, assistant text, reasoning (litellm's signed ``thinking_blocks`` too) and function calls,
 tool results of text and images, and an SDK dump's ``null`` fields. Every rule is the canonical side's own
 function, called with the canonical part and the canonical place: the reasoning's reading
-(:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) and its
+(:data:`~chatcodec._providers.openai_chat.plain_parts.STRING_FIELD_PARTS`: ``reasoning_content``, or
+``reasoning`` alone as newer vLLM spells it) and its
 verdict (:func:`~chatcodec._providers.anthropic.thinking.encode_thinking`; for litellm's signed
 blocks asked once a request, then on every turn that differs: :func:`.signed_blocks`), the call's id,
 name and argument rules (:func:`~chatcodec._providers.anthropic.parts.encode_tool_use`), a
@@ -70,7 +71,7 @@ from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.cache_control import take as take_cache_control
 from chatcodec._providers.openai_chat.markers import KIT as SOURCE_KIT
 from chatcodec._providers.openai_chat.parts import decode_part
-from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
+from chatcodec._providers.openai_chat.plain_parts import STRING_FIELD_PARTS
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
@@ -366,17 +367,13 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
     blocks: list[dict[str, Any]] = []
     if "reasoning_content" not in message or message["reasoning_content"] is None:  # (litellm's thinking_blocks
         # never without it: the walk proved; a server's dump's null is one of its nulls)
-        if not calls and content.__class__ is str:  # (a turn of text parts: a block each, below)
+        position = _thought(message, "reasoning", index, context) if "reasoning" in message else 0
+        if not position and not calls and content.__class__ is str:  # (a turn of text parts: a block each, below)
             return content  # a bare content string stays one (a client's "tool_calls": [] beside it too)
-        position = 0
     elif "thinking_blocks" in message:  # litellm's signed thinking (and the reasoning text it repeats)
         position = signed_blocks(message, blocks, index, context, proved)  # (the reader's reading of them)
     else:
-        thought = message["reasoning_content"]  # (text: the walk proved it)
-        written = encode_thinking(reasoning_content_thinking(thought), context, ("messages", index, "content", 0))
-        if written is not None:  # sent as text (the unsigned_thinking option): the canonical path's
-            raise UnadmittedError
-        position = 1
+        position = _thought(message, "reasoning_content", index, context)
     if content:  # (an empty text beside calls: spelling, no part)
         if content.__class__ is str:
             blocks.append({"type": "text", "text": content})
@@ -394,6 +391,19 @@ def _assistant_blocks(message: Mapping[str, Any], index: int, context: Anthropic
         blocks.append(encode_tool_use(part, context, ("messages", index, "content", position)))
         position += 1
     return blocks
+
+
+def _thought(message: Mapping[str, Any], field: str, index: int, context: AnthropicContext) -> int:
+    """A plain turn's reasoning text in ``field`` (the walk proved it text, or an SDK dump's null:
+    none), read as the reader reads that field and written by the writer's ``encode_thinking``,
+    which drops it, reported (a text Claude cannot verify); the place of the turn's next part.
+    One sent as text (the ``unsigned_thinking`` option) is the canonical path's."""
+    thought = message[field]
+    if thought is None:
+        return 0
+    if encode_thinking(STRING_FIELD_PARTS[field](thought), context, ("messages", index, "content", 0)) is not None:
+        raise UnadmittedError
+    return 1
 
 
 def _user_blocks(content: Any, into: list[dict[str, Any]], place: Steps, context: AnthropicContext) -> None:

@@ -6,7 +6,8 @@ list again. Here the messages as given, proved to be what the closed front takes
 (:func:`~.openai_chat_source.admit`), are written as ``input`` items in one pass, for the shapes
 an agent's history is made of. Every rule is the canonical side's own function, called with the
 canonical part and the canonical place: an assistant turn's parts (the reasoning's reading,
-:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`) are written by
+:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_content_thinking`, or
+:func:`~chatcodec._providers.openai_chat.plain_parts.reasoning_thinking` for ``reasoning`` alone) are written by
 the writer's own :func:`~chatcodec._providers.openai_responses.items.request_turn` (reasoning
 that Responses cannot replay reported, a call's name rule, a long ``call_id`` noted for the
 target rule); a tool result is
@@ -52,7 +53,7 @@ from chatcodec._providers.families.google.thought_signatures import attach_signa
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
 from chatcodec._providers.openai_chat.parts import decode_parts
-from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking
+from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking, reasoning_thinking
 from chatcodec._providers.openai_chat.reasoning import BLOCKS, decode_reasoning, reasoning_shape, whole_shape
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
 from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
@@ -276,8 +277,11 @@ def _turn_items(
     by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
     if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked), once a shape
         return _reasoned_items(message, context, at, holds, _signed_shape(message))
-    thought = message.get("reasoning_content")
-    parts: list[Mapping[str, Any]] = [] if thought is None else [reasoning_content_thinking(thought)]
+    parts: list[Mapping[str, Any]] = []
+    if (thought := message.get("reasoning_content")) is not None:
+        parts.append(reasoning_content_thinking(thought))
+    elif (thought := message.get("reasoning")) is not None:  # newer vLLM's spelling (the walk: its one field)
+        parts.append(reasoning_thinking(thought))
     return request_turn([*parts, *_said(message)], context.losses, at, holds)
 
 

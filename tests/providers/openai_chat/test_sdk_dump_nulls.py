@@ -124,3 +124,26 @@ def test_a_reasoning_text_beside_the_servers_nulls_is_still_read_as_reasoning() 
     read = chatcodec.decode_request("openai-chat", request)
     parts = next(message for message in read.messages if message.role == "assistant").parts
     assert [part.text for part in parts if part.type == "thinking"] == ["I read the file first."]
+
+
+def test_a_loss_of_reasoning_names_the_field_that_held_it_not_a_null_beside_it() -> None:
+    """A newer vLLM answer as the SDK dumps it holds ``"reasoning_content": null`` beside its text in
+    ``reasoning``: the dropped thinking is reported at ``reasoning`` on the canonical path (it named
+    the first reasoning key present, the null one) as on the direct path."""
+    from chatcodec._direct.table import canonical_only
+
+    answer = {"role": "assistant", "content": "Done.", "reasoning_content": None, "reasoning": "I looked."}
+    request = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "Go."}, answer]}
+    request["messages"].append({"role": "user", "content": "And?"})
+    for canonical in (True, False):
+        losses: list[chatcodec.Loss] = []
+        if canonical:
+            with canonical_only():
+                chatcodec.convert_request(
+                    request, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
+                )
+        else:
+            chatcodec.convert_request(
+                request, source="openai-chat", target="anthropic", on_loss="ignore", losses=losses
+            )
+        assert [loss.path for loss in losses] == ["$.messages[1].reasoning"], canonical

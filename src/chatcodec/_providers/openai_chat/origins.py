@@ -82,7 +82,7 @@ def assistant_origin(
         return Origin(at)
     reasoning = None
     for key in _REASONING_FIELDS:
-        if key in wire:
+        if wire.get(key) is not None:  # (an SDK dump's null beside the field it came from is no place of it)
             reasoning = key
             break
     kinds: list[object] = []
@@ -129,7 +129,8 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
     """Where the part at ``position`` of the input's message ``start`` is, a turn the reader
     reads as plain (``reasoning_content`` text, ``content`` text or ``null``, a list of
     function calls: ``plain_turn.read_plain_turn`` reads its thinking, its text and its
-    calls, in that order), or a direct path admits with litellm's signed ``thinking_blocks``
+    calls, in that order), or a direct path admits with its reasoning as ``reasoning`` alone (newer
+    vLLM's spelling: a thinking part, as the reader reads it) or with litellm's signed ``thinking_blocks``
     beside the ``reasoning_content`` that copies them (a thinking part a block, all placed at
     the first reasoning field, as :func:`assistant_origin` places them): the thinking at
     ``reasoning_content``, the text at ``content``,
@@ -143,6 +144,10 @@ def plain_turn_part(start: int, wire: Mapping[str, Any], position: int) -> Steps
         if 0 <= position < thinking:
             return ("messages", start, "reasoning_content")
         position -= thinking
+    elif wire.get("reasoning") is not None:  # newer vLLM's spelling, the turn's one reasoning field
+        if not position:
+            return ("messages", start, "reasoning")
+        position -= 1
     elif _bare(wire):
         return None
     content: Any = wire.get("content")
@@ -165,7 +170,9 @@ def _bare(wire: Mapping[str, Any]) -> bool:
     else there): no parts to place, its content is placed as given."""
     if type(wire.get("content")) is not str:
         return False
-    return len(wire) == 2 or (not wire.get("tool_calls") and wire.get("reasoning_content") is None)
+    return len(wire) == 2 or (
+        not wire.get("tool_calls") and wire.get("reasoning_content") is None and wire.get("reasoning") is None
+    )
 
 
 class AdmittedOrigins:
