@@ -396,7 +396,8 @@ def _front_takes(messages: list[Any]) -> None:
     the reader's own general reading, never a pass's own) or an assistant turn whose text comes as
     text parts, beside ``"tool_calls": []`` or a server's null reasoning fields, which a pass writes
     as a plain turn's text, or whose call carries Gemini's signature, which a pass reads by the
-    reader's call reading, or a message with litellm's image URL text (``_image_url_text``)
+    reader's call reading, or an assistant turn with a participant's ``name``, which a pass writes as a
+    plain turn after the writer's report of the name, or a message with litellm's image URL text (``_image_url_text``)
     (``test_direct_unbenched_shapes.py`` holds the writings equal)."""
     found = admitted(messages)
     if found is None:
@@ -418,6 +419,7 @@ def _front_takes(messages: list[Any]) -> None:
             message["role"] == "assistant" and any("extra_content" in call for call in message.get("tool_calls") or ())
         )
         and not (message["role"] == "assistant" and _untyped_calls(message))
+        and not (message["role"] == "assistant" and isinstance(message.get("name"), str))
         and not _image_url_text(message)
     }
     assert refused <= found[1], (messages, found)
@@ -467,7 +469,6 @@ _DIALECTS: dict[str, dict[str, Any]] = {
         "content": [{"type": "text", "text": "done"}],
         "cache_control": {"type": "ephemeral"},
     },
-    "tool_calls [] and a name": {"role": "assistant", "content": "done", "tool_calls": [], "name": "coder"},
     "an assistant marker": {"role": "assistant", "content": "done", "cache_control": {"type": "ephemeral"}},
     "an empty text beside calls and a marker": {
         "role": "assistant",
@@ -489,6 +490,40 @@ def test_a_clients_dialect_is_admitted_as_the_fronts_take_it(shape: str) -> None
     assert found is not None
     assert 1 in found[1]
     _front_takes(messages)
+
+
+def test_a_named_assistant_turn_is_a_plain_turn() -> None:
+    """A participant's ``name`` (multi-agent clients name each agent's turns) on a turn that is plain
+    but for it: a plain turn, which a pass writes after the writer's report of the name; an empty or
+    non-text name is refused (the front's); a name beside a client's marker is a general turn."""
+    after = [{"role": "tool", "tool_call_id": "call_1", "content": "ok"}, {"role": "user", "content": "and?"}]
+    for turn in (
+        {"role": "assistant", "content": None, "name": "coder", "tool_calls": [copy.deepcopy(_TURN_CALL)]},
+        {"role": "assistant", "content": "Opening.", "name": "coder", "tool_calls": [copy.deepcopy(_TURN_CALL)]},
+        {
+            "role": "assistant",
+            "name": "coder",
+            "reasoning_content": "I look.",
+            "tool_calls": [copy.deepcopy(_TURN_CALL)],
+        },
+    ):
+        messages = [{"role": "user", "content": "go"}, turn, *after]
+        assert admitted(messages) == ([0, 1, 2, 3], set()), turn
+        _front_takes(messages)
+    for spelled in ({}, {"tool_calls": []}, {"tool_calls": None, "refusal": None}):
+        messages = [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "Done.", "name": "coder", **spelled},
+        ]
+        assert admitted(messages) == ([0, 1], set()), spelled
+        _front_takes(messages)
+    for name in ("", 3, ["coder"]):
+        assert (
+            admitted([{"role": "user", "content": "go"}, {"role": "assistant", "content": "Done.", "name": name}])
+            is None
+        )
+    marked = {"role": "assistant", "content": "Done.", "name": "coder", "cache_control": {"type": "ephemeral"}}
+    assert admitted([{"role": "user", "content": "go"}, marked]) == ([0, 1], {1})
 
 
 def test_an_assistant_text_as_text_parts_is_a_plain_turn() -> None:

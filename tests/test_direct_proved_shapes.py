@@ -464,9 +464,12 @@ def test_a_name_the_report_holds_is_asked_for_itself(monkeypatch: pytest.MonkeyP
     _equal_to_canonical(body, "openai-responses")
 
 
-def test_named_turns_are_proved_once_into_responses(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a multi-agent client's named turns: the general rules report each name first, which the
-    # proof keeps for the shape (the report names no text of it) and repeats at each later turn
+@pytest.mark.parametrize("indexed", [False, True])
+def test_named_turns_into_responses_report_each_name(monkeypatch: pytest.MonkeyPatch, *, indexed: bool) -> None:
+    # a multi-agent client's named turns: a plain turn but for its name is the pass's, the writer's
+    # report of the name first; with calls of the SDK's index (a general turn) the general rules
+    # report each name first, which the proof keeps for the shape (the report names no text of it)
+    # and repeats at each later turn
     monkeypatch.setattr(openai_chat_to_openai_responses, "_PROVED", {})
     read: list[int] = []
     general = openai_chat_to_openai_responses.decode_assistant
@@ -476,12 +479,15 @@ def test_named_turns_are_proved_once_into_responses(monkeypatch: pytest.MonkeyPa
         return general(message, **options)
 
     monkeypatch.setattr(openai_chat_to_openai_responses, "decode_assistant", counted)
+    index = {"index": 0} if indexed else {}
     turns = [
         {
             "role": "assistant",
             "name": ("coder", "reviewer")[step % 2],
             "content": f"Step {step}.",
-            "tool_calls": [{"id": f"call_{step}", "type": "function", "function": {"name": "bash", "arguments": "{}"}}],
+            "tool_calls": [
+                {"id": f"call_{step}", "type": "function", "function": {"name": "bash", "arguments": "{}"}, **index}
+            ],
         }
         for step in range(5)
     ]
@@ -490,6 +496,6 @@ def test_named_turns_are_proved_once_into_responses(monkeypatch: pytest.MonkeyPa
     assert convert is not None
     recorder = LossRecorder()
     assert convert(copy.deepcopy(body), recorder, chatcodec.get_codec("openai-responses")) is not None
-    assert len(read) == 1
+    assert len(read) == (1 if indexed else 0)
     assert [loss.what for loss in recorder.losses].count("participant name") == 5
     _equal_to_canonical(body, "openai-responses")

@@ -321,9 +321,9 @@ def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, 
     equal_to_canonical(_body(turns), "openai-chat", "anthropic")
 
 
-def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a multi-agent client's turns, each with the agent's name: the name's report holds no text of
-    # it, so the first turn of a shape proves it and later ones are parts, the report repeated
+def test_named_plain_turns_are_the_pass_s_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a multi-agent client's turns, each with the agent's name, of a text and calls: plain turns, the
+    # writer's report of the name before each turn's parts, no general reading (no proof either)
     proved: dict[Any, Any] = {}
     monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
     read = _Read(monkeypatch)
@@ -331,9 +331,36 @@ def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch
         _turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name=("coder", "reviewer")[step % 2])
         for step in range(5)
     ]
+    turns.append({"role": "assistant", "content": "Done.", "name": "coder", "reasoning_content": "All ran."})
     for turn in turns:
-        for call in turn["tool_calls"]:
+        for call in turn.get("tool_calls", ()):
             del call["index"]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    recorder = LossRecorder()
+    assert convert(_body(turns), recorder, chatcodec.get_codec("anthropic")) is not None
+    assert (read.by_proof, read.by_pass, proved) == ([], [], {})
+    assert [(loss.path, loss.what) for loss in recorder.losses if loss.path.startswith("$.messages[17]")] == [
+        ("$.messages[17].name", "participant name"),
+        ("$.messages[17].reasoning_content", "thinking part"),
+    ]
+    assert [loss.path for loss in recorder.losses if loss.what == "participant name"] == [
+        f"$.messages[{index}].name" for index in (2, 5, 8, 11, 14, 17)
+    ]
+    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
+
+
+def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a multi-agent client's turns, each with the agent's name and calls with their index (a general
+    # turn's): the name's report holds no text of it, so the first turn of a shape proves it and
+    # later ones are parts, the report repeated
+    proved: dict[Any, Any] = {}
+    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
+    read = _Read(monkeypatch)
+    turns = [
+        _turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name=("coder", "reviewer")[step % 2])
+        for step in range(5)
+    ]
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     recorder = LossRecorder()
@@ -352,9 +379,6 @@ def test_a_name_in_its_own_report_is_asked_of_every_turn(monkeypatch: pytest.Mon
     monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
     read = _Read(monkeypatch)
     turns = [_turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name="name") for step in range(3)]
-    for turn in turns:
-        for call in turn["tool_calls"]:
-            del call["index"]
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None

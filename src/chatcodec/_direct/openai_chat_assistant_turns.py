@@ -23,7 +23,7 @@ call reading and writes by the writer's call rule (its bag carried or reported).
 writes as plain hold the :data:`PLAIN` bit (``answer & PLAIN``: one operation in the walk)."""
 
 
-def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901 - its checks inline (a call a turn cost more)
+def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901, PLR0912 - its checks inline (a call a turn cost more)
     """Whether an assistant turn is one the reader reads as a plain turn (:data:`PLAIN`; 0: not;
     :data:`HELPED`: but for what the SDK's helpers leave on its calls, a general turn; :data:`SIGNED`:
     but for Gemini's signature on a call, a plain turn whose signed calls a pass reads one by one): text (or none),
@@ -46,14 +46,19 @@ def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901 - its checks in
     text may come as text parts (the SDK's ``ChatCompletionAssistantMessageParam`` allows them:
     :func:`~chatcodec._providers.openai_chat.admitted_parts.plain_texts`), which the reader reads
     generally as those parts, with a pure spelling marker only (``_content``): a pass writes each
-    as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling."""
-    if "name" in message and message["name"] is not None:  # a participant's (a dialect turn's): no count of
-        return 0  # its fields, which the SDK dump's nulls would walk to find it is not one of them
+    as a plain turn's text, and an empty ``content`` beside calls, which it reads as spelling. A
+    participant's ``name`` (a text: multi-agent clients name each agent's turns) is its own field too:
+    a pass writes the writer's report of it (``report_name``, the Anthropic writer's; Responses'
+    ``report_turn_fields``) before the turn's parts, as the writers report it before their blocks."""
     try:  # (free where nothing is raised: a look or a method call a turn cost more)
         content = message["content"]
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
+    if "name" in message and (name := message["name"]) is not None:  # (an SDK dump's null: one of its nulls)
+        if name.__class__ is not str or not name:  # (an empty one: the front refuses it)
+            return 0
+        own += 1
     if (
         content is not None
         and (  # blank (an empty text beside calls is spelling: the reader reads no text part)

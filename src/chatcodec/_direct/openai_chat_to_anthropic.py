@@ -222,6 +222,8 @@ def write_turns(  # noqa: C901, PLR0912, PLR0915 - one loop
                 turn = written.write(decode_assistant(message, noted=noted), index)
             turns.append(turn)
         else:
+            if "name" in message:  # a participant's (the walk proved a text or a null): the writer's report first
+                report_name(message, context, ("messages", index))
             turns.append({"role": "assistant", "content": _assistant_blocks(message, index, context, proved)})
         results = None
     if messages[-1]["role"] == "assistant":  # a prefill: trimmed first, as the writer's ``finish`` trims it

@@ -56,7 +56,7 @@ from chatcodec._providers.openai_chat.parts import decode_parts
 from chatcodec._providers.openai_chat.plain_parts import reasoning_content_thinking, reasoning_thinking
 from chatcodec._providers.openai_chat.reasoning import BLOCKS, decode_reasoning, reasoning_shape, whole_shape
 from chatcodec._providers.openai_chat.tool_calls import decode_tool_call
-from chatcodec._providers.openai_responses.items import encode_assistant, request_turn
+from chatcodec._providers.openai_responses.items import encode_assistant, report_turn_fields, request_turn
 from chatcodec._providers.openai_responses.markers import KIT as TARGET_KIT
 from chatcodec._providers.openai_responses.messages import (
     encode_message,
@@ -275,6 +275,8 @@ def _turn_items(
     fields by ``decode_reasoning`` when litellm's signed ``thinking_blocks`` are there; a
     general turn's, OpenRouter's ``reasoning_details``, are :func:`_reasoned_items`'), written
     by the writer's ``request_turn`` (its long call ids noted in ``holds``)."""
+    if "name" in message:  # a participant's (the walk proved a text or a null): the writer's report first
+        report_turn_fields(message, context.losses, at)
     if "thinking_blocks" in message:  # the reader's reading of its reasoning fields (a copy marked), once a shape
         return _reasoned_items(message, context, at, holds, _signed_shape(message))
     parts: list[Mapping[str, Any]] = []

@@ -88,7 +88,7 @@ def encode_assistant(
     output, other providers' signed reasoning sealed when ``sealing``); a request's
     ``call_id`` over 64 characters is noted in ``holds`` (:data:`~.rules.LONG_CALL_ID`)."""
     if len(message) != 2 and not KIT.bare(message, 2):  # more than its role and content
-        _report_turn_fields(message, losses, at)
+        report_turn_fields(message, losses, at)
     content = message.get("content", "")
     if for_request and isinstance(content, str):
         return [{"role": "assistant", "content": content}]
@@ -105,9 +105,10 @@ def encode_assistant(
     return state.items
 
 
-def _report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
+def report_turn_fields(message: Mapping[str, Any], losses: LossRecorder, at: Steps) -> None:
     """A turn is a run of items, each carrying its own fields (on its parts' bags): the
-    decoder keeps no bag, name or marker on the turn itself, so one there has no place."""
+    decoder keeps no bag, name or marker on the turn itself, so one there has no place (the
+    OpenAI Chat direct pass asks it of a named plain turn, written as its parts)."""
     KIT.report_unplaced(
         losses, message.get("provider_metadata"), at, "a Responses turn is items; the turn has no fields"
     )
