@@ -373,15 +373,14 @@ def test_what_the_walk_admits_the_front_takes_as_it_is(messages: list[Any]) -> N
 @settings(max_examples=300, deadline=None)
 @given(messages=_mutated())
 def test_a_turn_the_walk_takes_as_general_is_a_general_one(messages: list[Any]) -> None:
-    """The walk takes a turn ``plain_turn`` answers ``HELPED`` for, or one it refused that
-    ``openrouter_turn`` takes, as a general turn (read by the reader's general reading) without
-    asking ``general_turn``: so every such turn must be one."""
+    """The walk takes a turn ``plain_turn`` refused that ``openrouter_turn`` takes as a general turn
+    (read by the reader's general reading) without asking ``general_turn``: so every such turn must be one."""
     turns = openai_chat_assistant_turns
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "assistant":
             try:
                 plain = turns.plain_turn(message)
-                general = plain == turns.HELPED or (not plain and turns.openrouter_turn(message))
+                general = not plain and turns.openrouter_turn(message)
             except KeyError:  # a required key missing: the walk refuses the body (its one KeyError)
                 continue
             if general:

@@ -302,9 +302,10 @@ def test_the_proved_shapes_are_forgotten_when_a_kit_is_made() -> None:
     [{"reasoning_details": _GONE}, {"reasoning_details": _GONE, "reasoning": _GONE}],
     ids=["a reasoning text alone", "indexed calls alone"],
 )
-def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, fields: dict[str, Any]) -> None:
+def test_a_turn_without_entries_is_a_plain_one(monkeypatch: pytest.MonkeyPatch, fields: dict[str, Any]) -> None:
     # vLLM's and OpenRouter's reasoning text for a model that signs none (dropped, reported), or
-    # calls with the SDK's index and no reasoning: the first turn proves the shape, the rest are parts
+    # calls with the SDK's index and no reasoning: plain turns (the index a pure marker the writer
+    # drops), no general reading and no proof
     proved: dict[Any, Any] = {}
     monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
     read = _Read(monkeypatch)
@@ -314,11 +315,20 @@ def test_a_turn_without_entries_is_proved_once(monkeypatch: pytest.MonkeyPatch, 
     recorder = LossRecorder()
     written = convert(_body(turns), recorder, chatcodec.get_codec("anthropic"))
     assert written is not None
-    assert (read.by_proof, read.by_pass) == ([2], [])
-    assert [verdict is not None for verdict in proved.values()] == [True]
+    assert (read.by_proof, read.by_pass, proved) == ([], [], {})
     dropped = [loss.path for loss in recorder.losses if loss.what == "thinking part"]
-    assert len(dropped) == (5 if "reasoning" not in fields else 0)  # each turn's text reported, proved or not
+    expected = [f"$.messages[{2 + 3 * step}].reasoning" for step in range(5)]
+    assert dropped == (expected if "reasoning" not in fields else [])
     equal_to_canonical(_body(turns), "openai-chat", "anthropic")
+
+
+def test_a_reasoning_text_beside_an_empty_text_hands_the_body_back() -> None:
+    # OpenRouter's reasoning text with an empty content and no call (no plain turn's): the general
+    # rules drop the text (reported) and leave the turn empty, which is the whole writer's to report
+    turns = [_turn(step, reasoning_details=_GONE, tool_calls=_GONE, content="") for step in range(3)]
+    convert = direct_path("openai-chat", "anthropic")
+    assert convert is not None
+    assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is None
 
 
 def test_named_plain_turns_are_the_pass_s_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -332,9 +342,10 @@ def test_named_plain_turns_are_the_pass_s_and_their_name_reported_at_each(monkey
         for step in range(5)
     ]
     turns.append({"role": "assistant", "content": "Done.", "name": "coder", "reasoning_content": "All ran."})
-    for turn in turns:
+    for turn in turns[::2]:  # calls without the SDK's index on some turns (a pure marker, dropped): plain too
         for call in turn.get("tool_calls", ()):
             del call["index"]
+    turns[1]["name"] = "name"  # a name that is a word of its report: the report is each turn's own
     convert = direct_path("openai-chat", "anthropic")
     assert convert is not None
     recorder = LossRecorder()
@@ -347,41 +358,4 @@ def test_named_plain_turns_are_the_pass_s_and_their_name_reported_at_each(monkey
     assert [loss.path for loss in recorder.losses if loss.what == "participant name"] == [
         f"$.messages[{index}].name" for index in (2, 5, 8, 11, 14, 17)
     ]
-    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
-
-
-def test_named_turns_are_proved_once_and_their_name_reported_at_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a multi-agent client's turns, each with the agent's name and calls with their index (a general
-    # turn's): the name's report holds no text of it, so the first turn of a shape proves it and
-    # later ones are parts, the report repeated
-    proved: dict[Any, Any] = {}
-    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
-    read = _Read(monkeypatch)
-    turns = [
-        _turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name=("coder", "reviewer")[step % 2])
-        for step in range(5)
-    ]
-    convert = direct_path("openai-chat", "anthropic")
-    assert convert is not None
-    recorder = LossRecorder()
-    assert convert(_body(turns), recorder, chatcodec.get_codec("anthropic")) is not None
-    assert (read.by_proof, read.by_pass) == ([2], [])
-    assert [loss.path for loss in recorder.losses if loss.what == "participant name"] == [
-        f"$.messages[{index}].name" for index in (2, 5, 8, 11, 14)
-    ]
-    equal_to_canonical(_body(turns), "openai-chat", "anthropic")
-
-
-def test_a_name_in_its_own_report_is_asked_of_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a report that held the name's text would be that turn's alone: a name that is also a word of
-    # the report ("name") keeps every such turn on the general rules
-    proved: dict[Any, Any] = {}
-    monkeypatch.setattr(openai_chat_to_anthropic_reasoned, "_PROVED", proved)
-    read = _Read(monkeypatch)
-    turns = [_turn(step, reasoning=_GONE, reasoning_details=_GONE, refusal=_GONE, name="name") for step in range(3)]
-    convert = direct_path("openai-chat", "anthropic")
-    assert convert is not None
-    assert convert(_body(turns), LossRecorder(), chatcodec.get_codec("anthropic")) is not None
-    assert list(proved.values()) == [None]
-    assert read.by_pass == [2, 2, 2]
     equal_to_canonical(_body(turns), "openai-chat", "anthropic")

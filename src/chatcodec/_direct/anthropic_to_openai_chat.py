@@ -70,7 +70,7 @@ from chatcodec.codec_kit import PLAIN_TEXT, deeper_than
 
 if TYPE_CHECKING:
     from chatcodec._codec_protocols import Codec
-    from chatcodec._direct.named_turns import Found
+    from chatcodec._direct.general_turns import Found
     from chatcodec._losses import LossRecorder
     from chatcodec._providers.contract.context import EncodeContext
 

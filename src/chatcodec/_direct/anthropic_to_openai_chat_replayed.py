@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 
 if TYPE_CHECKING:
-    from chatcodec._direct.named_turns import Found
+    from chatcodec._direct.general_turns import Found
 
 SERVER_BLOCKS = frozenset(
     {"server_tool_use", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result"}

@@ -15,18 +15,17 @@ from typing import Any
 from chatcodec._providers.openai_chat.admitted_parts import ephemeral, plain_texts
 from chatcodec._providers.openai_chat.null_spelling import SPELLED_EMPTY, SPELLED_NULLS
 
-PLAIN, HELPED, SIGNED = 1, 2, 1 | 4
-""":func:`plain_turn`'s and :func:`_calls`' answers beside 0 (no): plain; plain but for what
-the OpenAI SDK's helpers leave on the calls (a general turn: the reader keeps those as markers);
-plain but for Gemini's thought signature on a call, which a pair's pass reads by the reader's own
-call reading and writes by the writer's call rule (its bag carried or reported). The turns a pass
-writes as plain hold the :data:`PLAIN` bit (``answer & PLAIN``: one operation in the walk)."""
+PLAIN, SIGNED = 1, 1 | 4
+""":func:`plain_turn`'s and :func:`_calls`' answers beside 0 (no): plain; plain but for Gemini's
+thought signature on a call, which a pair's pass reads by the reader's own call reading and writes
+by the writer's call rule (its bag carried or reported). The turns a pass writes as plain hold the
+:data:`PLAIN` bit (``answer & PLAIN``: one operation in the walk)."""
 
 
 def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901, PLR0912 - its checks inline (a call a turn cost more)
     """Whether an assistant turn is one the reader reads as a plain turn (:data:`PLAIN`; 0: not;
-    :data:`HELPED`: but for what the SDK's helpers leave on its calls, a general turn; :data:`SIGNED`:
-    but for Gemini's signature on a call, a plain turn whose signed calls a pass reads one by one): text (or none),
+    :data:`SIGNED`: but for Gemini's signature on a call, a plain turn whose signed calls a pass reads
+    one by one): text (or none),
     reasoning text (``reasoning_content``; or ``reasoning``, newer vLLM's and Groq's spelling, when it is the
     turn's one reasoning field: the reader reads either as one thinking part), litellm's signed
     ``thinking_blocks`` (Claude's ``thinking`` block, its text and ``signature``, as the front takes them,
@@ -186,25 +185,11 @@ _DETAIL_TEXTS = frozenset({"type", "text", "summary", "data", "signature", "form
 
 def general_turn(message: Mapping[str, Any]) -> bool:
     """Whether an assistant turn holds what a pair's pass does not write itself: OpenRouter's
-    ``reasoning`` / ``reasoning_details``, an empty ``content`` beside calls, a call's ``index``
-    or its function's ``parsed_arguments`` (the SDK's helpers').
-    Such a turn (:func:`openrouter_turn` proved it) is read by the reader's own
-    ``decode_assistant`` and written by the writer's own rule for a canonical assistant
-    message: its reasoning details' fields, an empty text, an index are those rules'."""
-    if "reasoning_details" in message or "reasoning" in message or message.get("content") == "":
-        return True
-    calls: Any = message.get("tool_calls")
-    if calls.__class__ is list:  # a loop: a generator's frame per turn cost more than its few calls
-        for call in calls:
-            if call.__class__ is dict and ("index" in call or "parsed_arguments" in _function(call)):
-                return True
-    return False
-
-
-def _function(call: dict[str, Any]) -> Mapping[str, Any]:
-    """A call's ``function``, or no fields when it holds none (:func:`general_turn`)."""
-    function: Any = call.get("function")
-    return function if function.__class__ is dict else {}
+    ``reasoning_details`` (or its ``reasoning`` text where a plain turn does not take it), an empty
+    ``content`` with no call. Such a turn (:func:`openrouter_turn` proved it) is read by the
+    reader's own ``decode_assistant`` and written by the writer's own rule for a canonical
+    assistant message: its reasoning details' fields, an empty text are those rules'."""
+    return "reasoning_details" in message or "reasoning" in message or message.get("content") == ""
 
 
 def dialect_turn(message: Mapping[str, Any]) -> bool:
@@ -262,8 +247,9 @@ def openrouter_turn(message: Mapping[str, Any]) -> bool:
     entries of text fields and an ``index``, calls of :func:`_calls`' shape with an ``index``
     or without, at least one of reasoning and calls (a lone text is a plain turn's). Asked of a
     turn that is not a plain one (:func:`plain_turn`), it is a :func:`general_turn` when it holds
-    these shapes: a plain turn takes every one of them with none of reasoning, a call's index or
-    an empty text beside calls (``tests/test_direct_admission.py`` holds the three together)."""
+    these shapes: a plain turn takes every one of them with none of OpenRouter's details, an empty
+    text with no call, or a reasoning text beside what it does not take (``tests/test_direct_admission.py``
+    holds the three together)."""
     if not message.keys() <= _REASONED_KEYS or message.get("refusal", None) is not None:
         return False
     content = message["content"]
@@ -278,7 +264,7 @@ def openrouter_turn(message: Mapping[str, Any]) -> bool:
     return "reasoning" in message or "reasoning_details" in message
 
 
-_GENERAL_CALLS = (PLAIN, HELPED)
+_GENERAL_CALLS = (PLAIN,)
 """The calls a general turn may hold (:func:`openrouter_turn`, :func:`dialect_turn`)."""
 
 
@@ -301,16 +287,16 @@ def _details(details: Any) -> bool:
 def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inline
     """Whether ``calls`` are function calls of the closed front's one shape: an id,
     ``"function"`` (or no ``type``, its one value, which the full wire shapes take and the reader
-    keeps as a pure marker), a name and an argument text (:data:`PLAIN`), or those with what the OpenAI
-    SDK's ``stream`` and ``parse`` helpers leave on one (:data:`HELPED`: its ``model_dump()`` of
-    the message they build, which an agent appends to its history): the ``index`` its stream
-    accumulation keeps, an integer, and its ``ParsedFunction``'s ``"parsed_arguments": null``,
-    as the front takes them (the reader keeps both as pure markers of the call, which another
-    format drops unreported); 0 for any other."""
+    keeps as a pure marker), a name and an argument text, or those with what the OpenAI SDK's
+    ``stream`` and ``parse`` helpers leave on one (its ``model_dump()`` of the message they build,
+    which an agent appends to its history): the ``index`` its stream accumulation keeps, an
+    integer, and its ``ParsedFunction``'s ``"parsed_arguments": null``, as the front takes them
+    (the reader keeps both as pure markers of the call, which the pairs' writers drop unreported:
+    a pass writes the call as without them): :data:`PLAIN`; :data:`SIGNED` for Gemini's signature
+    on a call; 0 for any other."""
     if calls.__class__ is not list or not calls:
         return 0
-    answer = PLAIN
-    signed = False
+    helped = signed = False
     for call in calls:
         if call.__class__ is not dict:
             return 0
@@ -324,7 +310,7 @@ def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inl
             elif size != 4:
                 return 0
             elif call.get("index").__class__ is int:
-                answer = HELPED
+                helped = True
             elif _signed_call(call):
                 signed = True
             else:
@@ -332,7 +318,7 @@ def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inl
         if len(function) != 2:
             if len(function) != 3 or function.get("parsed_arguments", 0) is not None:
                 return 0
-            answer = HELPED
+            helped = True
         if (
             (size != 2 and call["type"] != "function")  # the front takes an equal str subclass too: the same
             or call["id"].__class__ is not str
@@ -340,6 +326,6 @@ def _calls(calls: Any) -> int:  # noqa: C901, PLR0912 - one loop, its checks inl
             or function["arguments"].__class__ is not str
         ):
             return 0
-    if signed:  # (beside the helpers' marks: the canonical path's, a general turn's calls are written as plain)
-        return SIGNED if answer == PLAIN else 0
-    return answer
+    if signed:  # (beside the helpers' marks: the canonical path's)
+        return 0 if helped else SIGNED
+    return PLAIN

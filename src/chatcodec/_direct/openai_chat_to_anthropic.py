@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from chatcodec._direct.named_turns import marked_dialect
+from chatcodec._direct.general_turns import marked_dialect
 from chatcodec._direct.openai_chat_source import (
     INSTRUCTION_ROLES,
     NamedResults,

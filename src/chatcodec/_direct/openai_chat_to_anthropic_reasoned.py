@@ -1,11 +1,8 @@
 """OpenAI Chat -> Anthropic, direct: an assistant turn of OpenRouter's reasoning (a Claude model
 through OpenRouter: ``reasoning`` and ``reasoning_details`` of Claude's signed thinking, a
-``null`` refusal, calls with the SDK's ``index``) written as its parts once its shape is proved;
-so too a turn with no entries: a ``reasoning`` text alone (vLLM's and OpenRouter's answer for a
-model that signs none, which Anthropic cannot verify: dropped, reported), calls with their
-``index`` and no reasoning (a client that keeps what it accumulated from a stream), or a text and
-calls with the participant's ``name`` (a multi-agent client's; its report, which names no text of
-it, repeated first at each turn of the shape).
+``null`` refusal, calls with the SDK's ``index``) written as its parts once its shape is proved.
+A turn with no entries (a ``reasoning`` text alone beside a text or calls, calls with their
+``index``, a participant's ``name``) is a plain turn's (:mod:`.openai_chat_assistant_turns`).
 
 The pair's pass (:mod:`.openai_chat_to_anthropic`) writes such a turn by the reader's
 ``decode_assistant`` and the writer's turn rules (``AssistantTurns``): every entry decoded, every
@@ -32,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from chatcodec._direct.named_turns import before_parts
+from chatcodec._direct.general_turns import before_parts
 from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
@@ -158,7 +155,7 @@ def _prove(
     if thought is not None and found is not None:
         blocks, reported, read = thought
         turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
-        before = before_parts(found, losses.below(middle, at), message)
+        before = before_parts(found, losses.below(middle, at))
         if finished == [turn] and before is not None and key[4] is not None and whole_shape(key[4]):
             verdict = (before + reported, read)
     losses.take_back(count)

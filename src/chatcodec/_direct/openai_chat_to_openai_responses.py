@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.named_turns import Found, before_parts, marked_dialect
+from chatcodec._direct.general_turns import Found, before_parts, marked_dialect
 from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
@@ -167,7 +167,7 @@ def write_items(  # noqa: PLR0912, PLR0915 - one loop
                 report_name(message, context.losses, ("messages", index))  # read): the writer's report
             items.append({"role": role, "content": content})  # a role and its text (and a null name)
         elif role == "assistant" and read:  # OpenRouter's reasoning details, an empty text, a call's index
-            if not marked_dialect(message):  # (the walk proved it one of the two; a named turn's shape is proved)
+            if not marked_dialect(message):  # (the walk proved it one of the two: a reasoned turn's shape is proved)
                 items += _general_items(message, context, ("messages", index), proved)
             else:  # a client's dialect (dialect_turn): the reader's reading, the writer's rule
                 turn = decode_assistant(message, noted=noted)
@@ -182,13 +182,13 @@ def write_items(  # noqa: PLR0912, PLR0915 - one loop
 _PROVED: dict[tuple[Any, ...], Found | None] = forgotten_with_kits({})
 """The verdict on each shape of general turn (:func:`~.openai_chat_assistant_turns.general_shape`):
 when its parts write what the reader's and writer's general rules write
-(:func:`_general_items`), what the general rules report before the parts' own losses (a named
-turn's report of its name: :func:`~.named_turns.before_parts`; most shapes none), else None.
+(:func:`_general_items`), what the general rules report before the parts' own losses (none:
+:func:`~.general_turns.before_parts`), else None.
 It depends on the shape alone (the bags the general reading adds are named by the turn's
 fields and its calls' keys, the values of which no writer rule reads), so it is asked once per
 shape a process, not per request: a dataset's rows and a gateway's agents send the turns of a
-few shapes. Bounded: the admitted fields are a few (:data:`~.openai_chat_assistant_turns._REASONED_KEYS`,
-a name). Cleared when a kit is made (its declarations decide what the writer reports)."""
+few shapes. Bounded: the admitted fields are a few (:data:`~.openai_chat_assistant_turns._REASONED_KEYS`).
+Cleared when a kit is made (its declarations decide what the writer reports)."""
 _MAX_PROVED = 256
 
 
@@ -250,9 +250,7 @@ def _general_items(
     the writer's rules asked of each part."""
     shape = general_shape(message)
     verdict = proved.get(shape, _UNSEEN)
-    if verdict is not _UNSEEN and verdict is not None:
-        if verdict:  # (a named turn's report of its name, first)
-            context.losses.repeat(verdict, at)
+    if verdict is not _UNSEEN and verdict is not None:  # (proved: nothing reported before its parts)
         return _reasoned_items(message, context, at, context.holds, reasoning_shape(message))
     losses, holds = context.losses, context.holds
     count = losses.count()
@@ -262,7 +260,7 @@ def _general_items(
         found = losses.below(count, at)
         middle = losses.count()
         trial = _reasoned_items(message, context, at, held, reasoning_shape(message))
-        before = None if found is None else before_parts(found, losses.below(middle, at), message)
+        before = None if found is None else before_parts(found, losses.below(middle, at))
         proved[shape] = before if trial == items and held == holds else None
         losses.take_back(middle)
     return items
