@@ -126,7 +126,9 @@ def test_the_proved_parts_are_the_callers_to_change() -> None:
 
 def test_other_parts_have_no_shape() -> None:
     shape = getattr(openai_chat_to_openai_responses, "_parts_shape")  # noqa: B009 - the module's own key
-    assert shape([_PLAIN]) is None  # plain parts: no call a part to save
+    plain = getattr(openai_chat_to_openai_responses, "_TEXTS_ALONE")  # noqa: B009 - the module's own answer
+    assert shape([_PLAIN]) is plain  # plain parts: the writer's encode_parts of them as they are
+    assert shape([_PLAIN, _marked("a")]) not in (None, plain)
     assert shape([_marked("a"), {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]) is None
     assert shape([_marked("a", {"type": "ephemeral", "ttl": 3600})]) is None  # a marker value beyond a text
     assert shape([_marked("a")]) == shape([_marked("b")]) != shape([_marked("")])

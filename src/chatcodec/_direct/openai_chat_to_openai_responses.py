@@ -441,8 +441,10 @@ def _input_parts(parts: list[dict[str, Any]], context: EncodeContext, at: Steps)
     document's data and file name, an image's URL but its head); when the parts are the trial's
     with the texts in their places and the losses the same, later parts of the shape are a
     ``marshal`` copy of the trial's with their own texts, the losses repeated."""
-    losses = context.losses
     shape = _parts_shape(parts)
+    if shape is _TEXTS_ALONE:  # the reader reads a text part as it is (the walk proved none blank)
+        return encode_parts(parts, context, at)
+    losses = context.losses
     known = _UNSEEN if shape is None else _TEXT_ITEMS.get(shape, _UNSEEN)
     if known is not None and known is not _UNSEEN:  # a shape proved: its parts, these texts in them
         written, found = known
@@ -480,8 +482,8 @@ def _parts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
     """What the reader's ``decode_parts`` and the writer's ``encode_parts`` see of text, document
     and image parts but their texts: each text part's fields in order, its cache marker's fields
     and values, whether its text is empty; each document's (:func:`_document_shape`) and image's
-    (:func:`_image_shape`); None for content of another part, a marker of values beyond texts,
-    or parts all plain texts (read and written with no call a part)."""
+    (:func:`_image_shape`); None for content of another part or a marker of values beyond texts;
+    :data:`_TEXTS_ALONE` for parts all plain texts (the writer's ``encode_parts`` of them as they are)."""
     shape: list[Any] = []
     worth = False
     for part in parts:
@@ -504,7 +506,11 @@ def _parts_shape(parts: list[dict[str, Any]]) -> tuple[Any, ...] | None:
                 return None
         shape.append((tuple(part), tuple(marker.items()), not part["text"]))
         worth = True
-    return tuple(shape) if worth else None
+    return tuple(shape) if worth else _TEXTS_ALONE
+
+
+_TEXTS_ALONE: tuple[Any, ...] = ("plain texts",)
+""":func:`_parts_shape`'s answer for parts all plain texts, which the reader reads as they are."""
 
 
 def _document_shape(part: dict[str, Any]) -> tuple[Any, ...] | None:
