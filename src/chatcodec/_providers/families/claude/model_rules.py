@@ -42,9 +42,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
-from chatcodec._narrow import as_dict, as_list
+from chatcodec._narrow import DICT_GET, as_dict, as_list, is_dict
 from chatcodec._providers.contract.target_rules import ModelFamily, RuleCall, TargetRule, is_default_sampling
 from chatcodec._providers.kit.reasoning import effort_for_budget
 
@@ -258,16 +259,21 @@ def place_system_turns(
     before it; move any other (every one, for a model that ``takes_turns`` not) to the end
     of the top-level ``system``; each reported."""
     messages = as_list(call.body.get("messages"))
-    if messages is None or not any((as_dict(message) or {}).get("role") == "system" for message in messages):
+    if messages is None:
         return
+    try:  # the roles looked up in C (a body's turns are objects)
+        roles = list(map(DICT_GET, messages, repeat("role")))
+    except TypeError:  # a turn that is no object: no system turn
+        roles = [message.get("role") if is_dict(message) else None for message in messages]
     kept: list[Any] = []
     folded: list[Any] = []
-    for index, message in enumerate(messages):
-        fields = as_dict(message)
-        if fields is None or fields.get("role") != "system":
-            kept.append(message)
-            continue
-        content = _blocks(fields.get("content"), text_block)
+    start = 0
+    for _ in range(roles.count("system")):  # (most requests: none, no turn asked in Python)
+        index = roles.index("system", start)
+        kept += messages[start:index]  # the turns between, kept as they are
+        start = index + 1
+        message = messages[index]
+        content = _blocks(message.get("content"), text_block)
         if not takes_turns:
             folded.extend(content)
             call.report(
@@ -275,7 +281,9 @@ def place_system_turns(
             )
         elif not _placed(call, kept, message, index, content=content, text_block=text_block):
             folded.extend(content)
-    call.body["messages"] = kept
+    if start:  # (a system turn met: the body's turns are the kept ones)
+        kept += messages[start:]
+        call.body["messages"] = kept
     _to_top_level(call, folded, text_block)
 
 
