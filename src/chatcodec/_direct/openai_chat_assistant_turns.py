@@ -54,45 +54,46 @@ def plain_turn(message: Mapping[str, Any]) -> int:  # noqa: C901, PLR0912 - its 
         own = 2  # its role and content
     except KeyError:
         content, own = None, 1
-    if "name" in message and (name := message["name"]) is not None:  # (an SDK dump's null: one of its nulls)
-        if name.__class__ is not str or not name:  # (an empty one: the front refuses it)
-            return 0
-        own += 1
+    calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
     if (
         content is not None
         and (  # blank (an empty text beside calls is spelling: the reader reads no text part)
-            content.__class__ is not str or (not content and not message.get("tool_calls")) or content.isspace()
+            content.__class__ is not str or (not content and not calls) or content.isspace()
         )
         and (content.__class__ is not list or not plain_texts(content))  # text parts (the SDK allows them)
     ):
         return 0
-    if "reasoning_content" in message and (reasoning := message["reasoning_content"]) is not None:
-        # (a server's dump's null: one of its nulls, below; a look and a subscript, no ``get`` call)
-        if reasoning.__class__ is not str:
-            return 0
-        own += 1
-        if "thinking_blocks" in message:  # litellm's signed thinking, sent back
-            if not _signed(message["thinking_blocks"], reasoning):
-                return 0
-            own += 1
-    elif "thinking_blocks" in message:  # (never without the text that copies them)
-        return 0
-    elif "reasoning" in message and (reasoning := message["reasoning"]) is not None:
-        if reasoning.__class__ is not str:  # newer vLLM's and Groq's field for the same text
-            return 0
-        own += 1
-    calls = message.get("tool_calls")  # (an SDK dump's null there: one of its nulls, below)
     extra = len(message) - own if calls is None else len(message) - own - 1
-    if (
-        extra
-        and not (  # litellm's dump's two (function_call, provider_specific_fields) asked inline
-            extra == 2
-            and message.get("function_call", 0) is None
-            and message.get("provider_specific_fields", 0) is None
-        )
-        and not _nulls(message, extra)
-    ):
-        return 0
+    if extra:  # beyond its role, content and calls (most turns hold nothing more: none of these asked)
+        if "name" in message and (name := message["name"]) is not None:  # (an SDK dump's null: one of its nulls)
+            if name.__class__ is not str or not name:  # (an empty one: the front refuses it)
+                return 0
+            extra -= 1
+        if "reasoning_content" in message and (reasoning := message["reasoning_content"]) is not None:
+            # (a server's dump's null: one of its nulls, below; a look and a subscript, no ``get`` call)
+            if reasoning.__class__ is not str:
+                return 0
+            extra -= 1
+            if "thinking_blocks" in message:  # litellm's signed thinking, sent back
+                if not _signed(message["thinking_blocks"], reasoning):
+                    return 0
+                extra -= 1
+        elif "thinking_blocks" in message:  # (never without the text that copies them)
+            return 0
+        elif "reasoning" in message and (reasoning := message["reasoning"]) is not None:
+            if reasoning.__class__ is not str:  # newer vLLM's and Groq's field for the same text
+                return 0
+            extra -= 1
+        if (
+            extra
+            and not (  # litellm's dump's two (function_call, provider_specific_fields) asked inline
+                extra == 2
+                and message.get("function_call", 0) is None
+                and message.get("provider_specific_fields", 0) is None
+            )
+            and not _nulls(message, extra)
+        ):
+            return 0
     if calls is None or (calls.__class__ is list and not calls):  # (a client's ``[]`` on a text: spelling)
         return PLAIN if content is not None else 0
     return _calls(calls)
