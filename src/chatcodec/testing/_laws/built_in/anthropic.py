@@ -53,7 +53,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
       ``temperature`` or ``top_p`` at Anthropic's default (1.0) says nothing, so the target
       rule ``sampling_removed`` leaves it out without a report (any other value is a loss);
     * a reasoning config with nothing set says nothing: no ``thinking`` is sent, and
-      ``reasoning`` reads back as absent.
+      ``reasoning`` reads back as absent;
+    * ``include_thoughts`` with thinking on (a switch, adaptive thinking, a budget) says
+      nothing: Claude returns its thinking whenever it thinks, so it is not sent and reads
+      back as absent (Gemini's ``includeThoughts``, which a hop through Gemini adds);
+    * a thinking budget with no switch is ``{"type": "enabled"}`` with it: it reads back
+      switched on.
 
     (``max_tokens`` is not here: a request without one is a reported loss.)
     """
@@ -70,7 +75,12 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     for key in ("temperature", "top_p"):
         if getattr(request, key) == SAMPLING_DEFAULT:
             update[key] = None
-    if request.reasoning is not None and request.reasoning.model_dump(exclude_none=True) == {}:
+    reasoning = request.reasoning
+    if reasoning is not None and reasoning.include_thoughts is True and _thinking_on(reasoning):
+        reasoning = update["reasoning"] = reasoning.model_copy(update={"include_thoughts": None})
+    if reasoning is not None and reasoning.enabled is None and (reasoning.budget_tokens or 0) > 0:
+        reasoning = update["reasoning"] = reasoning.model_copy(update={"enabled": True})
+    if reasoning is not None and reasoning.model_dump(exclude_none=True) == {}:
         update["reasoning"] = None
     messages = _leading_systems_joined(request.messages)
     messages = [
@@ -80,6 +90,13 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     rewritten = request.model_copy(update={**update, "messages": messages})
     as_sent = r.everywhere(r.AUTO_DETAIL, ({"type": "document"}, document_as_sent))
     return chatcodec.ChatRequest.model_validate(as_sent(rewritten.model_dump(mode="json")))
+
+
+def _thinking_on(reasoning: chatcodec.ReasoningConfig) -> bool:
+    """Whether a reasoning config turns Claude's thinking on: a switch, adaptive thinking or a budget."""
+    if reasoning.enabled is False:
+        return False
+    return bool(reasoning.enabled or reasoning.adaptive or (reasoning.budget_tokens or 0) > 0)
 
 
 def document_as_sent(document: dict[str, Any]) -> dict[str, Any]:
