@@ -6,7 +6,7 @@ Both pairs prove a general turn's shape once (the first turn written by the gene
 its parts, compared: :mod:`.openai_chat_to_anthropic_reasoned`, and the Responses pair's
 ``_general_items``) and write later turns of the shape by their parts. A proof holds only when the
 general writing reports what the parts report and nothing of the turn's own before it
-(:func:`before_parts`), and a turn a client marked (a cache marker, an empty list of calls, text
+(:func:`parts_alone`), and a turn a client marked (a cache marker, an empty list of calls, text
 parts beside a name) is the general rules' always (:func:`marked_dialect`). A participant's
 ``name`` alone is a plain turn's (its report written by the pass: :mod:`.openai_chat_assistant_turns`).
 """
@@ -25,13 +25,11 @@ Found = list[tuple["Steps", str, str, "LossKind"]]
 """Losses below a turn's place (``LossRecorder.below``)."""
 
 
-def before_parts(found: Found, parts: Found | None) -> Found | None:
-    """What the general rules reported of a turn before what its parts report (``parts``): none,
-    the one verdict a proof keeps (a report of the turn's own might not be a later turn's); None
-    when ``found`` is not the parts' own losses alone."""
-    if parts is None or found != parts:
-        return None
-    return []
+def parts_alone(found: Found, parts: Found | None) -> bool:
+    """Whether the general rules reported of a turn (``found``) what its parts report (``parts``)
+    and nothing before them: the one case a proof keeps (a report of the turn's own might not be a
+    later turn's)."""
+    return parts is not None and found == parts
 
 
 def marked_dialect(message: Mapping[str, Any]) -> bool:

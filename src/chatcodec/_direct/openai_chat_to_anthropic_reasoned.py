@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from chatcodec._direct.general_turns import before_parts
+from chatcodec._direct.general_turns import parts_alone
 from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._providers.kit.provider_kit import forgotten_with_kits
 from chatcodec._providers.openai_chat.assistant import decode_assistant
@@ -155,9 +155,9 @@ def _prove(
     if thought is not None and found is not None:
         blocks, reported, read = thought
         turn = {"role": "assistant", "content": _said(message, blocks, at, context, rules, read=read)}
-        before = before_parts(found, losses.below(middle, at))
-        if finished == [turn] and before is not None and key[4] is not None and whole_shape(key[4]):
-            verdict = (before + reported, read)
+        alone = parts_alone(found, losses.below(middle, at))
+        if finished == [turn] and alone and key[4] is not None and whole_shape(key[4]):
+            verdict = (reported, read)
     losses.take_back(count)
     _restore(context, saved)
     if len(_PROVED) >= _MAX_PROVED:

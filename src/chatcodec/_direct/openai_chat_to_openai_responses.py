@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
-from chatcodec._direct.general_turns import Found, before_parts, marked_dialect
+from chatcodec._direct.general_turns import Found, marked_dialect, parts_alone
 from chatcodec._direct.openai_chat_assistant_turns import general_shape
 from chatcodec._direct.openai_chat_source import (
     NamedResults,
@@ -182,8 +182,8 @@ def write_items(  # noqa: PLR0912, PLR0915 - one loop
 _PROVED: dict[tuple[Any, ...], Found | None] = forgotten_with_kits({})
 """The verdict on each shape of general turn (:func:`~.openai_chat_assistant_turns.general_shape`):
 when its parts write what the reader's and writer's general rules write
-(:func:`_general_items`), what the general rules report before the parts' own losses (none:
-:func:`~.general_turns.before_parts`), else None.
+(:func:`_general_items`) and report nothing before the parts' own losses
+(:func:`~.general_turns.parts_alone`), ``[]``; else None.
 It depends on the shape alone (the bags the general reading adds are named by the turn's
 fields and its calls' keys, the values of which no writer rule reads), so it is asked once per
 shape a process, not per request: a dataset's rows and a gateway's agents send the turns of a
@@ -260,8 +260,8 @@ def _general_items(
         found = losses.below(count, at)
         middle = losses.count()
         trial = _reasoned_items(message, context, at, held, reasoning_shape(message))
-        before = None if found is None else before_parts(found, losses.below(middle, at))
-        proved[shape] = before if trial == items and held == holds else None
+        alone = found is not None and parts_alone(found, losses.below(middle, at))
+        proved[shape] = [] if alone and trial == items and held == holds else None
         losses.take_back(middle)
     return items
 

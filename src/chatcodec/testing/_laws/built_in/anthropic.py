@@ -14,7 +14,7 @@ from typing import Any, cast
 from hypothesis import strategies as st
 
 import chatcodec
-from chatcodec.codec_kit import is_dict, is_list
+from chatcodec.codec_kit import is_dict, is_list, thinking_on
 from chatcodec.testing._laws import rewrites as r
 from chatcodec.testing._laws.derived_entry import derived_entry
 from chatcodec.testing._laws.entry import SingleHop
@@ -76,7 +76,7 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
         if getattr(request, key) == SAMPLING_DEFAULT:
             update[key] = None
     reasoning = request.reasoning
-    if reasoning is not None and reasoning.include_thoughts is True and _thinking_on(reasoning):
+    if reasoning is not None and reasoning.include_thoughts is True and thinking_on(reasoning.model_dump()):
         reasoning = update["reasoning"] = reasoning.model_copy(update={"include_thoughts": None})
     if reasoning is not None and reasoning.enabled is None and (reasoning.budget_tokens or 0) > 0:
         reasoning = update["reasoning"] = reasoning.model_copy(update={"enabled": True})
@@ -90,13 +90,6 @@ def silent_rewrites(request: chatcodec.ChatRequest) -> chatcodec.ChatRequest:
     rewritten = request.model_copy(update={**update, "messages": messages})
     as_sent = r.everywhere(r.AUTO_DETAIL, ({"type": "document"}, document_as_sent))
     return chatcodec.ChatRequest.model_validate(as_sent(rewritten.model_dump(mode="json")))
-
-
-def _thinking_on(reasoning: chatcodec.ReasoningConfig) -> bool:
-    """Whether a reasoning config turns Claude's thinking on: a switch, adaptive thinking or a budget."""
-    if reasoning.enabled is False:
-        return False
-    return bool(reasoning.enabled or reasoning.adaptive or (reasoning.budget_tokens or 0) > 0)
 
 
 def document_as_sent(document: dict[str, Any]) -> dict[str, Any]:
